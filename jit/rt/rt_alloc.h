@@ -1,0 +1,21 @@
+/* A thread-safe allocator backed by mmap, for code that runs on app threads (where
+ * glibc's malloc, with its per-thread arenas in TLS, must not be called).
+ *
+ * Every block is 16-byte aligned. Small blocks come from per-size-class free lists under
+ * a futex lock per class; large blocks are mappings of their own and are unmapped on free.
+ * Returns NULL when the kernel refuses memory; never aborts. */
+#ifndef RT_ALLOC_H
+#define RT_ALLOC_H
+
+#include <stddef.h>
+
+void *rt_alloc(size_t size);
+void *rt_calloc(size_t count, size_t size);
+void *rt_realloc(void *block, size_t size);
+void rt_free(void *block);
+char *rt_strdup(const char *s);
+
+/* Bytes the caller may use in a block returned by the functions above. */
+size_t rt_alloc_usable_size(const void *block);
+
+#endif

@@ -1,0 +1,60 @@
+#include "rt_string.h"
+
+#include <string.h>
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+static bool parse_digits(const char *s, unsigned base, uint64_t *out)
+{
+	if (*s == '\0')
+		return false;
+	uint64_t v = 0;
+	for (; *s; s++) {
+		int d = digit_value(*s);
+		if (d >= (int)base)
+			return false;
+		if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v))
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool has_hex_prefix(const char *s) { return s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
+
+bool rt_parse_u64(const char *s, uint64_t *out)
+{
+	if (has_hex_prefix(s))
+		return parse_digits(s + 2, 16, out);
+	return parse_digits(s, 10, out);
+}
+
+bool rt_parse_hex_u64(const char *s, uint64_t *out)
+{
+	return parse_digits(has_hex_prefix(s) ? s + 2 : s, 16, out);
+}
+
+size_t rt_strlcpy(char *dst, const char *src, size_t cap)
+{
+	size_t n = strlen(src);
+	if (cap > 0) {
+		size_t copy = n < cap - 1 ? n : cap - 1;
+		memcpy(dst, src, copy);
+		dst[copy] = '\0';
+	}
+	return n;
+}
+
+bool rt_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}

@@ -1,0 +1,87 @@
+/* Raw Linux system calls for app-thread code.
+ *
+ * glibc's wrappers set errno, which lives in glibc's TLS and therefore in whatever %fs
+ * points at; app-thread code must never touch it. Every function here returns the
+ * kernel's result unchanged: a value >= 0 on success, -errno on failure. */
+#ifndef RT_SYSCALL_H
+#define RT_SYSCALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+static inline long rt_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	long ret;
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static inline long rt_syscall0(long nr) { return rt_syscall6(nr, 0, 0, 0, 0, 0, 0); }
+static inline long rt_syscall1(long nr, long a1) { return rt_syscall6(nr, a1, 0, 0, 0, 0, 0); }
+static inline long rt_syscall2(long nr, long a1, long a2)
+{
+	return rt_syscall6(nr, a1, a2, 0, 0, 0, 0);
+}
+static inline long rt_syscall3(long nr, long a1, long a2, long a3)
+{
+	return rt_syscall6(nr, a1, a2, a3, 0, 0, 0);
+}
+static inline long rt_syscall4(long nr, long a1, long a2, long a3, long a4)
+{
+	return rt_syscall6(nr, a1, a2, a3, a4, 0, 0);
+}
+
+/* True when a raw result encodes an error (the kernel's -4095..-1 range). */
+static inline int rt_is_error(long ret) { return (unsigned long)ret >= -4095UL; }
+
+static inline long rt_read(int fd, void *buf, size_t len)
+{
+	return rt_syscall3(SYS_read, fd, (long)buf, (long)len);
+}
+static inline long rt_write(int fd, const void *buf, size_t len)
+{
+	return rt_syscall3(SYS_write, fd, (long)buf, (long)len);
+}
+static inline long rt_openat(int dirfd, const char *path, int flags, int mode)
+{
+	return rt_syscall4(SYS_openat, dirfd, (long)path, flags, mode);
+}
+static inline long rt_close(int fd) { return rt_syscall1(SYS_close, fd); }
+static inline long rt_getpid(void) { return rt_syscall0(SYS_getpid); }
+static inline long rt_gettid(void) { return rt_syscall0(SYS_gettid); }
+static inline long rt_tgkill(long tgid, long tid, int sig)
+{
+	return rt_syscall3(SYS_tgkill, tgid, tid, sig);
+}
+static inline long rt_exit_group(int status) { return rt_syscall1(SYS_exit_group, status); }
+
+/* Returns the mapping's address, or -errno (test with rt_is_error). */
+static inline long rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return rt_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, off);
+}
+static inline long rt_munmap(void *addr, size_t len)
+{
+	return rt_syscall2(SYS_munmap, (long)addr, (long)len);
+}
+static inline long rt_mprotect(void *addr, size_t len, int prot)
+{
+	return rt_syscall3(SYS_mprotect, (long)addr, (long)len, prot);
+}
+
+/* Futex on a private (process-local) word. */
+long rt_futex_wait(int *word, int expected);
+long rt_futex_wake(int *word, int count);
+
+/* Writes all of buf, retrying short writes and EINTR. Returns len or -errno. */
+long rt_write_all(int fd, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,13 @@
+/* The rt suites; each test_rt_*.c defines one. */
+#ifndef UNIT_SUITES_H
+#define UNIT_SUITES_H
+
+#include <check.h>
+
+Suite *rt_format_suite(void);
+Suite *rt_alloc_suite(void);
+Suite *rt_mutex_suite(void);
+Suite *rt_string_suite(void);
+Suite *rt_syscall_suite(void);
+
+#endif
