@@ -1,0 +1,97 @@
+#include "app_memory.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "config.h"
+#include "flush.h"
+#include "fragment.h"
+#include "rt_syscall.h"
+
+enum { PAGE = 4096 };
+#define BRK_RESERVE (1ull << 30)
+
+static uint64_t brk_start, brk_cur, brk_mapped_end, brk_limit;
+
+static uint64_t page_up(uint64_t a) { return (a + PAGE - 1) & ~(uint64_t)(PAGE - 1); }
+
+long app_prot(long prot) { return jit_config.check_native_exec ? prot & ~PROT_EXEC : prot; }
+
+int app_brk_init(uint64_t near)
+{
+	uint64_t start = page_up(near);
+	long r = rt_mmap((void *)start, BRK_RESERVE, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (rt_is_error(r) || (uint64_t)r != start) {
+		if (!rt_is_error(r))
+			rt_munmap((void *)r, BRK_RESERVE);
+		r = rt_mmap(NULL, BRK_RESERVE, PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (rt_is_error(r))
+			return (int)r;
+	}
+	brk_start = brk_cur = brk_mapped_end = (uint64_t)r;
+	brk_limit = brk_start + BRK_RESERVE;
+	return 0;
+}
+
+/* Maps [from, to) inside the reservation with `prot`, fresh zeroed pages. */
+static bool remap_brk(uint64_t from, uint64_t to, long prot)
+{
+	if (to <= from)
+		return true;
+	long flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | (prot ? 0 : MAP_NORESERVE);
+	return !rt_is_error(rt_mmap((void *)from, to - from, prot, flags, -1, 0));
+}
+
+long app_brk(uint64_t addr)
+{
+	if (addr < brk_start || addr > brk_limit)
+		return (long)brk_cur;
+	uint64_t want = page_up(addr);
+	if (want > brk_mapped_end) {
+		if (!remap_brk(brk_mapped_end, want, PROT_READ | PROT_WRITE))
+			return (long)brk_cur;
+	} else if (want < brk_mapped_end) {
+		remap_brk(want, brk_mapped_end, PROT_NONE);
+	}
+	brk_mapped_end = want;
+	brk_cur = addr;
+	return (long)brk_cur;
+}
+
+static void flush_if_translated(uint64_t addr, uint64_t len)
+{
+	if (fragment_range_translated(addr, addr + len))
+		jit_flush_cache();
+}
+
+long app_mmap(const long a[6])
+{
+	if (a[3] & MAP_FIXED)
+		flush_if_translated((uint64_t)a[0], (uint64_t)a[1]);
+	return rt_syscall6(SYS_mmap, a[0], a[1], app_prot(a[2]), a[3], a[4], a[5]);
+}
+
+long app_munmap(uint64_t addr, uint64_t len)
+{
+	flush_if_translated(addr, len);
+	return rt_syscall2(SYS_munmap, (long)addr, (long)len);
+}
+
+long app_mprotect(uint64_t addr, uint64_t len, long prot)
+{
+	/* Code that becomes writable may change; code that stops being executable must
+	 * stop running. Either way its translations go. */
+	if ((prot & PROT_WRITE) || !(prot & PROT_EXEC))
+		flush_if_translated(addr, len);
+	return rt_syscall3(SYS_mprotect, (long)addr, (long)len, app_prot(prot));
+}
+
+long app_mremap(const long a[6])
+{
+	flush_if_translated((uint64_t)a[0], (uint64_t)a[1]);
+	if (a[3] & MREMAP_FIXED)
+		flush_if_translated((uint64_t)a[4], (uint64_t)a[2]);
+	return rt_syscall6(SYS_mremap, a[0], a[1], a[2], a[3], a[4], a[5]);
+}

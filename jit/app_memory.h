@@ -1,0 +1,21 @@
+/* The app's memory-management system calls: an emulated program break, and the mmap
+ * family passed through with the effects on translated code (flushes) and, in checking
+ * mode, without execute permission for app pages. */
+#ifndef JIT_APP_MEMORY_H
+#define JIT_APP_MEMORY_H
+
+#include <stdint.h>
+
+/* Reserves the break region, starting at or after `near` (the end of the app image). */
+int app_brk_init(uint64_t near);
+
+long app_brk(uint64_t addr);
+long app_mmap(const long args[6]);
+long app_munmap(uint64_t addr, uint64_t len);
+long app_mprotect(uint64_t addr, uint64_t len, long prot);
+long app_mremap(const long args[6]);
+
+/* Protection bits as they are applied to app memory (no PROT_EXEC in checking mode). */
+long app_prot(long prot);
+
+#endif

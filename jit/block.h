@@ -1,0 +1,43 @@
+/* A decoded basic block as the translator and the clients see it, with the insertions
+ * clients asked for. Internal to the JIT; clients use instrument.h. */
+#ifndef JIT_BLOCK_H
+#define JIT_BLOCK_H
+
+#include <Zydis/Zydis.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "instrument.h"
+
+enum { BLOCK_MAX_INSNS = 64, BLOCK_MAX_COUNTERS = 8 };
+
+struct block_insn {
+	uint64_t pc;
+	const uint8_t *bytes; /* into the fetch buffer */
+	ZydisDecodedInstruction insn;
+	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+	int rep_counter_slot; /* -1: none */
+};
+
+struct block_counter {
+	int slot;
+	uint32_t amount;
+};
+
+struct jit_block {
+	uint64_t start_pc;
+	size_t length;
+	struct block_insn insns[BLOCK_MAX_INSNS];
+	struct block_counter counters[BLOCK_MAX_COUNTERS];
+	size_t counter_count;
+};
+
+/* Runs every registered client over the block. */
+void instrument_block(struct jit_block *b);
+void instrument_at_exit(int status);
+
+/* True when some status flag may be read before it is written, from instruction `from`
+ * to the end of the block (the block's exits count as reads). */
+bool block_flags_live_from(const struct jit_block *b, size_t from);
+
+#endif

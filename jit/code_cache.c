@@ -1,0 +1,110 @@
+#include "code_cache.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "rt_syscall.h"
+
+enum {
+	ARENA_SIZE = 32 << 20,
+	MAX_ARENAS = 64,
+	/* An arena serves app code within this distance, leaving the rest of the +-2 GiB
+	 * rel32 reach for the data that code addresses. */
+	ARENA_REACH = 1 << 30,
+};
+
+struct arena {
+	uint8_t *base;
+	uint8_t *cur;
+	uint8_t *end;
+};
+
+static struct arena arenas[MAX_ARENAS];
+static int arena_count;
+static size_t bytes_committed;
+
+static uint64_t distance(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+static uint8_t *map_arena_at(uint64_t hint)
+{
+	long r = rt_mmap((void *)hint, ARENA_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+				 (hint ? MAP_FIXED_NOREPLACE : 0),
+			 -1, 0);
+	if (rt_is_error(r))
+		return NULL;
+	if (hint && (uint64_t)r != hint) { /* old kernels treat the flag as a hint */
+		rt_munmap((void *)r, ARENA_SIZE);
+		return NULL;
+	}
+	return (uint8_t *)r;
+}
+
+/* Tries slots at growing distance from app_pc, below first (below an image is usually
+ * free, above it the app's heap and libraries will grow). */
+static struct arena *new_arena_near(uint64_t app_pc)
+{
+	if (arena_count == MAX_ARENAS)
+		return NULL;
+	uint64_t anchor = app_pc & ~(uint64_t)(ARENA_SIZE - 1);
+	uint8_t *base = NULL;
+	for (uint64_t step = 1; !base && step * ARENA_SIZE < ARENA_REACH; step++) {
+		uint64_t off = step * ARENA_SIZE;
+		if (anchor > off + 0x10000000)
+			base = map_arena_at(anchor - off);
+		if (!base && anchor + off < 0x7ff000000000)
+			base = map_arena_at(anchor + off);
+	}
+	if (!base)
+		base = map_arena_at(0);
+	if (!base)
+		return NULL;
+	struct arena *a = &arenas[arena_count++];
+	a->base = a->cur = base;
+	a->end = base + ARENA_SIZE;
+	return a;
+}
+
+uint8_t *code_cache_reserve(uint64_t app_pc, size_t size)
+{
+	struct arena *fallback = NULL;
+	for (int i = 0; i < arena_count; i++) {
+		struct arena *a = &arenas[i];
+		if ((size_t)(a->end - a->cur) < size)
+			continue;
+		if (distance((uint64_t)a->base, app_pc) < ARENA_REACH)
+			return a->cur;
+		fallback = a;
+	}
+	struct arena *a = new_arena_near(app_pc);
+	if (!a)
+		a = fallback;
+	return a ? a->cur : NULL;
+}
+
+void code_cache_commit(uint8_t *start, size_t used)
+{
+	for (int i = 0; i < arena_count; i++) {
+		if (arenas[i].cur == start) {
+			arenas[i].cur += used;
+			bytes_committed += used;
+			return;
+		}
+	}
+}
+
+void code_cache_reset(void)
+{
+	for (int i = 0; i < arena_count; i++)
+		arenas[i].cur = arenas[i].base;
+}
+
+int code_cache_contains(uint64_t addr)
+{
+	for (int i = 0; i < arena_count; i++)
+		if (addr >= (uint64_t)arenas[i].base && addr < (uint64_t)arenas[i].end)
+			return 1;
+	return 0;
+}
+
+size_t code_cache_bytes_used(void) { return bytes_committed; }

@@ -1,0 +1,26 @@
+/* Executable memory for translated code, in arenas placed near the app code they hold so
+ * that RIP-relative operands and direct branches keep their rel32 form.
+ *
+ * Single writer for now: callers hold the translation lock (threads come later). */
+#ifndef JIT_CODE_CACHE_H
+#define JIT_CODE_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for at most `size` bytes of code, as close to app_pc as the address space allows.
+ * Returns NULL when no memory can be had. Follow with code_cache_commit. */
+uint8_t *code_cache_reserve(uint64_t app_pc, size_t size);
+
+/* Keeps the first `used` bytes of the last reservation. */
+void code_cache_commit(uint8_t *start, size_t used);
+
+/* Forgets every translation (the memory is reused, not unmapped). */
+void code_cache_reset(void);
+
+/* True when addr lies in any arena (used to tell app faults in the cache apart). */
+int code_cache_contains(uint64_t addr);
+
+size_t code_cache_bytes_used(void);
+
+#endif

@@ -1,0 +1,3 @@
+#include "config.h"
+
+struct jit_config jit_config;

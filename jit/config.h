@@ -1,0 +1,28 @@
+/* What the driver decided before the app started; read-only once the app runs. */
+#ifndef JIT_CONFIG_H
+#define JIT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct jit_config {
+	/* App code pages are never executable, so any escape from the cache faults. */
+	bool check_native_exec;
+	bool stats;
+	/* Follow execve under the JIT by re-executing the driver with the same knobs. */
+	bool follow_execv;
+	/* The driver's own argv up to (not including) the program: path of the driver binary
+	 * first, then its knobs. NULL-terminated. */
+	char *const *reexec_argv;
+	/* What the app reads about itself (the kernel would answer about the driver). */
+	const char *app_exe_path; /* absolute, as /proc/self/exe shows it */
+	const char *app_cmdline;  /* argv strings, each NUL-terminated */
+	size_t app_cmdline_len;
+	const void *app_auxv; /* the auxiliary vector as built for the app */
+	size_t app_auxv_len;
+};
+
+extern struct jit_config jit_config;
+
+#endif

@@ -1,0 +1,100 @@
+/* Leaving and re-entering the code cache.
+ *
+ * jit_dispatch_entry: reached by `jmp *%gs:TB_ENTER_DISPATCH` from an exit stub, with the
+ * exit record in %rax and the app's %rax in TB_SCRATCH_RAX. Saves the complete app state
+ * (GPRs, flags, %fs base, xsave area) into the thread block, switches to the runtime stack
+ * and %fs, and calls jit_dispatch(thread, record), which picks TB_JUMP_TARGET.
+ *
+ * jit_resume_cache: restores the app state from the thread block and jumps to
+ * TB_JUMP_TARGET. Also the way a thread first enters the cache. */
+#include "thread_block.h"
+
+#define ARCH_SET_FS 0x1002
+#define SYS_arch_prctl 158
+
+	.text
+	.globl jit_dispatch_entry
+	.type jit_dispatch_entry, @function
+jit_dispatch_entry:
+	mov %rax, %gs:TB_EXIT_RECORD
+	mov %gs:TB_SCRATCH_RAX, %rax
+	mov %rax, %gs:TB_GPR + 0 * 8
+	mov %rcx, %gs:TB_GPR + 1 * 8
+	mov %rdx, %gs:TB_GPR + 2 * 8
+	mov %rbx, %gs:TB_GPR + 3 * 8
+	mov %rsp, %gs:TB_GPR + 4 * 8
+	mov %rbp, %gs:TB_GPR + 5 * 8
+	mov %rsi, %gs:TB_GPR + 6 * 8
+	mov %rdi, %gs:TB_GPR + 7 * 8
+	mov %r8, %gs:TB_GPR + 8 * 8
+	mov %r9, %gs:TB_GPR + 9 * 8
+	mov %r10, %gs:TB_GPR + 10 * 8
+	mov %r11, %gs:TB_GPR + 11 * 8
+	mov %r12, %gs:TB_GPR + 12 * 8
+	mov %r13, %gs:TB_GPR + 13 * 8
+	mov %r14, %gs:TB_GPR + 14 * 8
+	mov %r15, %gs:TB_GPR + 15 * 8
+	mov %gs:TB_RT_STACK_TOP, %rsp
+	pushfq
+	popq %gs:TB_RFLAGS
+	cld
+	cmpq $0, %gs:TB_USE_FSGSBASE
+	je 1f
+	rdfsbase %rax
+	mov %rax, %gs:TB_APP_FS
+	mov %gs:TB_SELF, %rax
+	wrfsbase %rax
+	jmp 2f
+1:	/* Without FSGSBASE the app cannot change %fs behind our back: TB_APP_FS is exact. */
+	mov $SYS_arch_prctl, %eax
+	mov $ARCH_SET_FS, %edi
+	mov %gs:TB_SELF, %rsi
+	syscall
+2:	mov %gs:TB_SELF, %rdi
+	mov $-1, %eax
+	mov $-1, %edx
+	xsave64 TB_XSAVE_AREA(%rdi)
+	mov %gs:TB_EXIT_RECORD, %rsi
+	call jit_dispatch
+	/* fall through */
+	.size jit_dispatch_entry, . - jit_dispatch_entry
+
+	.globl jit_resume_cache
+	.type jit_resume_cache, @function
+jit_resume_cache:
+	mov %gs:TB_RT_STACK_TOP, %rsp
+	mov %gs:TB_SELF, %rdi
+	mov $-1, %eax
+	mov $-1, %edx
+	xrstor64 TB_XSAVE_AREA(%rdi)
+	cmpq $0, %gs:TB_USE_FSGSBASE
+	je 1f
+	mov %gs:TB_APP_FS, %rax
+	wrfsbase %rax
+	jmp 2f
+1:	mov $SYS_arch_prctl, %eax
+	mov $ARCH_SET_FS, %edi
+	mov %gs:TB_APP_FS, %rsi
+	syscall
+2:	pushq %gs:TB_RFLAGS
+	popfq
+	mov %gs:TB_GPR + 1 * 8, %rcx
+	mov %gs:TB_GPR + 2 * 8, %rdx
+	mov %gs:TB_GPR + 3 * 8, %rbx
+	mov %gs:TB_GPR + 5 * 8, %rbp
+	mov %gs:TB_GPR + 6 * 8, %rsi
+	mov %gs:TB_GPR + 7 * 8, %rdi
+	mov %gs:TB_GPR + 8 * 8, %r8
+	mov %gs:TB_GPR + 9 * 8, %r9
+	mov %gs:TB_GPR + 10 * 8, %r10
+	mov %gs:TB_GPR + 11 * 8, %r11
+	mov %gs:TB_GPR + 12 * 8, %r12
+	mov %gs:TB_GPR + 13 * 8, %r13
+	mov %gs:TB_GPR + 14 * 8, %r14
+	mov %gs:TB_GPR + 15 * 8, %r15
+	mov %gs:TB_GPR + 4 * 8, %rsp
+	mov %gs:TB_GPR + 0 * 8, %rax
+	jmp *%gs:TB_JUMP_TARGET
+	.size jit_resume_cache, . - jit_resume_cache
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,58 @@
+#include "fatal.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+
+#include "rt_format.h"
+#include "rt_syscall.h"
+
+static const char *tool_name = "jit";
+static int message_fd = 2;
+
+void messages_init(const char *tool, int fd)
+{
+	tool_name = tool;
+	message_fd = fd;
+}
+
+int messages_fd(void) { return message_fd; }
+
+int messages_move(void)
+{
+	long fd = rt_syscall3(SYS_fcntl, message_fd, F_DUPFD_CLOEXEC, message_fd + 1);
+	if (fd < 0)
+		return (int)fd;
+	message_fd = (int)fd;
+	return 0;
+}
+const char *messages_tool(void) { return tool_name; }
+
+static void vline(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[1024];
+	size_t n = rt_format(line, sizeof line, "%s: %s", tool_name, prefix);
+	if (n < sizeof line)
+		n += rt_vformat(line + n, sizeof line - n, fmt, ap);
+	if (n > sizeof line - 2)
+		n = sizeof line - 2;
+	line[n++] = '\n';
+	rt_write_all(message_fd, line, n);
+}
+
+void fatal(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline("error: ", fmt, ap);
+	va_end(ap);
+	rt_exit_group(1);
+	__builtin_unreachable();
+}
+
+void message(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline("", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,136 @@
+#include "fragment.h"
+
+#include <string.h>
+
+#include "rt_alloc.h"
+
+enum {
+	HASH_BITS = 16,
+	HASH_SIZE = 1 << HASH_BITS,
+	POOL_CHUNK = 1 << 20,
+	PAGE_SET_BITS = 14,
+	PAGE_SET_SIZE = 1 << PAGE_SET_BITS,
+};
+
+static struct fragment *buckets[HASH_SIZE];
+static size_t count;
+static uint64_t generation;
+
+/* Metadata pool: a list of chunks, each starting with a link to the previous one. */
+struct pool_chunk {
+	struct pool_chunk *prev;
+	size_t used;
+	size_t cap;
+	_Alignas(16) unsigned char data[];
+};
+static struct pool_chunk *pool;
+
+/* Pages holding translated app code: open addressing on page numbers (0 = empty). When it
+ * fills, it degrades to "everything may be translated", which only costs extra flushes. */
+static uint64_t pages[PAGE_SET_SIZE];
+static size_t page_count;
+static bool pages_overflowed;
+
+static size_t hash_pc(uint64_t pc) { return (size_t)((pc * 0x9e3779b97f4a7c15ull) >> (64 - HASH_BITS)); }
+
+void *fragment_meta_alloc(size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (!pool || pool->cap - pool->used < size) {
+		size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
+		struct pool_chunk *c = rt_alloc(sizeof *c + cap);
+		if (!c)
+			return NULL;
+		c->prev = pool;
+		c->used = 0;
+		c->cap = cap;
+		pool = c;
+	}
+	void *p = pool->data + pool->used;
+	pool->used += size;
+	return p;
+}
+
+static void page_set_add(uint64_t page)
+{
+	if (pages_overflowed)
+		return;
+	size_t i = hash_pc(page) & (PAGE_SET_SIZE - 1);
+	while (pages[i] && pages[i] != page)
+		i = (i + 1) & (PAGE_SET_SIZE - 1);
+	if (pages[i])
+		return;
+	if (page_count * 4 >= PAGE_SET_SIZE * 3) {
+		pages_overflowed = true;
+		return;
+	}
+	pages[i] = page;
+	page_count++;
+}
+
+static bool page_set_has(uint64_t page)
+{
+	if (pages_overflowed)
+		return true;
+	size_t i = hash_pc(page) & (PAGE_SET_SIZE - 1);
+	while (pages[i]) {
+		if (pages[i] == page)
+			return true;
+		i = (i + 1) & (PAGE_SET_SIZE - 1);
+	}
+	return false;
+}
+
+struct fragment *fragment_lookup(uint64_t app_pc)
+{
+	for (struct fragment *f = buckets[hash_pc(app_pc)]; f; f = f->hash_next)
+		if (f->app_pc == app_pc)
+			return f;
+	return NULL;
+}
+
+void fragment_insert(struct fragment *f)
+{
+	size_t h = hash_pc(f->app_pc);
+	f->hash_next = buckets[h];
+	buckets[h] = f;
+	count++;
+	/* page numbers are stored +1 so that page 0 differs from an empty slot */
+	for (uint64_t p = f->app_pc >> 12; p <= (f->app_end - 1) >> 12; p++)
+		page_set_add(p + 1);
+}
+
+bool fragment_range_translated(uint64_t start, uint64_t end)
+{
+	if (count == 0 || end <= start)
+		return false;
+	uint64_t first = start >> 12, last = (end - 1) >> 12;
+	if (last - first > PAGE_SET_SIZE) {
+		for (size_t i = 0; i < PAGE_SET_SIZE; i++)
+			if (pages[i] && pages[i] - 1 >= first && pages[i] - 1 <= last)
+				return true;
+		return pages_overflowed;
+	}
+	for (uint64_t p = first; p <= last; p++)
+		if (page_set_has(p + 1))
+			return true;
+	return false;
+}
+
+void fragment_flush_all(void)
+{
+	memset(buckets, 0, sizeof buckets);
+	memset(pages, 0, sizeof pages);
+	page_count = 0;
+	pages_overflowed = false;
+	count = 0;
+	while (pool) {
+		struct pool_chunk *prev = pool->prev;
+		rt_free(pool);
+		pool = prev;
+	}
+	generation++;
+}
+
+uint64_t fragment_generation(void) { return generation; }
+size_t fragment_count(void) { return count; }

@@ -1,0 +1,53 @@
+/* The instrumentation API: how a client (an analysis tool, the controller, the logger)
+ * sees code as it is translated and adds its own work to it.
+ *
+ * Clients register before the app starts. At translation time each client's
+ * instrument_block sees the decoded basic block and asks for insertions; the inserted
+ * code then runs inline in the cache on the app thread. Everything a client runs on an
+ * app thread must be TLS-free (DESIGN.md). */
+#ifndef JIT_INSTRUMENT_H
+#define JIT_INSTRUMENT_H
+
+#include <Zydis/Zydis.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct jit_block;
+struct jit_thread;
+
+size_t jit_block_length(const struct jit_block *b); /* instructions in the block */
+uint64_t jit_block_pc(const struct jit_block *b, size_t i);
+const ZydisDecodedInstruction *jit_block_insn(const struct jit_block *b, size_t i);
+const ZydisDecodedOperand *jit_block_operands(const struct jit_block *b, size_t i);
+
+/* A REP/REPE/REPNE-prefixed string instruction: it executes once per iteration. */
+bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn);
+
+/* Per-thread 64-bit counters that inline code can bump: reserve before the app starts. */
+int jit_thread_slot_reserve(void); /* -1 when none is left */
+uint64_t jit_thread_slot_value(const struct jit_thread *t, int slot);
+
+/* Adds `amount` to the thread's slot each time the block starts. */
+void jit_insert_block_counter(struct jit_block *b, int slot, uint32_t amount);
+/* Adds to the thread's slot the iterations that REP string instruction i executes. */
+void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot);
+
+struct jit_client {
+	const char *name;
+	void *arg;
+	void (*instrument_block)(struct jit_block *b, void *arg);
+	/* Called once on the exiting thread when the process exits (exit_group, last thread's
+	 * exit, or a fatal signal is about to be re-raised is NOT included). */
+	void (*at_exit)(int status, void *arg);
+};
+
+/* Clients are kept by reference; register them before jit_start. */
+void jit_register_client(const struct jit_client *c);
+
+/* The threads the runtime knows, for reporting (thread ids count from 0 in creation order). */
+size_t jit_thread_count(void);
+const struct jit_thread *jit_thread_at(size_t index);
+uint32_t jit_thread_id(const struct jit_thread *t);
+
+#endif

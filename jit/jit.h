@@ -1,0 +1,23 @@
+/* The JIT's entry point for the drivers (logger, replayer): load a program and run it
+ * entirely from the code cache. Called on the driver's main thread, where glibc is fine. */
+#ifndef JIT_H
+#define JIT_H
+
+#include <stdbool.h>
+
+struct jit_run_options {
+	const char *tool;	 /* "logger": prefix of every message */
+	bool check_native_exec;	 /* app code pages never executable (tests) */
+	bool stats;		 /* -jit:stats */
+	bool follow_execv;	 /* -follow_execv */
+	const char *argv0;	 /* what the app sees as argv[0]; NULL: the program as given */
+	char *const *reexec_argv; /* driver path and knobs, NULL-terminated, to follow execve */
+};
+
+/* Starts `program` with argv[1..] as its arguments and envp as its environment. Returns
+ * only when the program cannot be started: the message is printed, and the result is the
+ * exit status to use (127: not found, 126: not executable or not supported, 1: other). */
+int jit_run(const struct jit_run_options *o, const char *program, char *const *argv,
+	    char *const *envp);
+
+#endif

@@ -1,0 +1,23 @@
+/* Mapping an ELF file's PT_LOAD segments into memory as the kernel's loader would. */
+#ifndef LOADER_ELF_MAP_H
+#define LOADER_ELF_MAP_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_image {
+	uint64_t bias;	/* added to every p_vaddr (0 for ET_EXEC) */
+	uint64_t entry; /* absolute */
+	uint64_t phdr;	/* absolute address of the program headers in memory */
+	uint64_t phnum;
+	uint64_t end; /* end of the highest segment */
+	char interp[PATH_MAX]; /* PT_INTERP, or "" */
+};
+
+/* exec_prot: whether segments keep PROT_EXEC (false in checking mode). Returns 0, or -1
+ * with a one-line reason in err. */
+int elf_map(const char *path, bool exec_prot, struct elf_image *img, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,75 @@
+#include "proc_self.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/memfd.h>
+#include <string.h>
+
+#include "config.h"
+#include "rt_format.h"
+#include "rt_syscall.h"
+
+/* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>". */
+static bool names_own_proc_entry(int dirfd, const char *path, const char *leaf)
+{
+	if (!path || (path[0] != '/' && dirfd != AT_FDCWD))
+		return false;
+	char mine[64];
+	const char *forms[] = {"/proc/self/%s", "/proc/thread-self/%s", NULL};
+	for (int i = 0; forms[i]; i++) {
+		rt_format(mine, sizeof mine, forms[i], leaf);
+		if (strcmp(path, mine) == 0)
+			return true;
+	}
+	rt_format(mine, sizeof mine, "/proc/%d/%s", (int)rt_getpid(), leaf);
+	return strcmp(path, mine) == 0;
+}
+
+bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long *result)
+{
+	if (!names_own_proc_entry(dirfd, path, "exe"))
+		return false;
+	if (size <= 0) {
+		*result = -EINVAL;
+		return true;
+	}
+	size_t n = strlen(jit_config.app_exe_path);
+	if (n > (size_t)size)
+		n = (size_t)size;
+	memcpy(buf, jit_config.app_exe_path, n);
+	*result = (long)n;
+	return true;
+}
+
+/* A sealed-in-spirit memory file holding `len` bytes, positioned at 0. */
+static long memory_file(const char *name, const void *data, size_t len, int flags)
+{
+	long fd = rt_syscall2(SYS_memfd_create, (long)name, (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
+	if (fd < 0)
+		return fd;
+	long w = rt_write_all((int)fd, data, len);
+	if (w < 0) {
+		rt_close((int)fd);
+		return w;
+	}
+	rt_syscall3(SYS_lseek, fd, 0, 0 /* SEEK_SET */);
+	return fd;
+}
+
+bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *result)
+{
+	if (names_own_proc_entry(dirfd, path, "cmdline")) {
+		*result = memory_file("cmdline", jit_config.app_cmdline, jit_config.app_cmdline_len,
+				      flags);
+		return true;
+	}
+	if (names_own_proc_entry(dirfd, path, "auxv")) {
+		*result = memory_file("auxv", jit_config.app_auxv, jit_config.app_auxv_len, flags);
+		return true;
+	}
+	if (names_own_proc_entry(dirfd, path, "exe")) {
+		*result = rt_openat(AT_FDCWD, jit_config.app_exe_path, flags, mode);
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,14 @@
+/* What the app reads about itself through /proc: the kernel would describe the driver,
+ * so these paths are answered with the app's own exe, command line and auxv. */
+#ifndef JIT_PROC_SELF_H
+#define JIT_PROC_SELF_H
+
+#include <stdbool.h>
+
+/* readlink/readlinkat of an exe link of this process: fills *result and returns true. */
+bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long *result);
+
+/* openat of this process's cmdline, auxv or exe: fills *result (fd or -errno), true. */
+bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *result);
+
+#endif

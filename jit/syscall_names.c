@@ -1,0 +1,13 @@
+#include "syscalls.h"
+
+/* Generated at build time from the kernel headers' __NR_ definitions. */
+static const char *const names[] = {
+#include "syscall_names.inc"
+};
+
+const char *syscall_name(long nr)
+{
+	if (nr < 0 || (unsigned long)nr >= sizeof names / sizeof names[0])
+		return NULL;
+	return names[nr];
+}

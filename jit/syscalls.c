@@ -1,0 +1,249 @@
+#include "syscalls.h"
+
+#include <asm/prctl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <string.h>
+
+#include "app_memory.h"
+#include "code_cache.h"
+#include "config.h"
+#include "dispatcher.h"
+#include "fatal.h"
+#include "fragment.h"
+#include "block.h"
+#include "proc_self.h"
+#include "rt_alloc.h"
+#include "rt_syscall.h"
+#include "signals.h"
+#include "threads.h"
+#include "translate.h"
+
+static void print_stats(void)
+{
+	uint64_t hits = 0;
+	for (size_t i = 0; i < threads_count(); i++)
+		hits += threads_at(i)->ibl_hits;
+	message("jit stats: fragments %lu, cache bytes %lu, links %lu, indirect hits %lu, "
+		"indirect misses %lu, flushes %lu",
+		translate_stats.blocks, (unsigned long)code_cache_bytes_used(),
+		translate_stats.links, hits, dispatch_stats.indirect_misses,
+		translate_stats.flushes);
+}
+
+void process_exit(int status)
+{
+	instrument_at_exit(status);
+	if (jit_config.stats)
+		print_stats();
+	rt_exit_group(status);
+	__builtin_unreachable();
+}
+
+static long arch_prctl(struct jit_thread *t, long code, long addr)
+{
+	switch (code) {
+	case ARCH_SET_FS:
+		t->app_fs = (uint64_t)addr;
+		return 0;
+	case ARCH_GET_FS:
+		memcpy((void *)addr, &t->app_fs, sizeof t->app_fs);
+		return 0;
+	case ARCH_SET_GS:
+		fatal("the app sets its %%gs base (arch_prctl ARCH_SET_GS); the runtime owns %%gs "
+		      "and does not support this");
+	case ARCH_GET_GS: {
+		uint64_t zero = 0;
+		memcpy((void *)addr, &zero, sizeof zero);
+		return 0;
+	}
+	default:
+		return rt_syscall2(SYS_arch_prctl, code, addr);
+	}
+}
+
+/* Processes only: the runtime has one thread per process for now. The child continues
+ * in the dispatcher with a copy of everything, on the stack and TLS the app asked for. */
+static long app_clone(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
+		      long child_tid, long tls)
+{
+	if (flags & CLONE_THREAD)
+		fatal("the app creates a thread (clone with CLONE_THREAD): threads are not "
+		      "supported yet");
+	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
+		fatal("clone with CLONE_VM and without CLONE_VFORK is not supported yet");
+	unsigned long real = flags & ~(unsigned long)(CLONE_VM | CLONE_SETTLS);
+	long r = rt_syscall6(SYS_clone, (long)real, 0, parent_tid, child_tid, 0, 0);
+	if (r == 0) {
+		if (stack)
+			t->gpr[GPR_RSP] = (uint64_t)stack;
+		if (flags & CLONE_SETTLS)
+			t->app_fs = (uint64_t)tls;
+		t->os_tid = (int32_t)rt_gettid();
+	}
+	return r;
+}
+
+/* What the kernel would refuse before replacing the process: we must refuse it too, so
+ * that the app sees the error instead of a new runtime dying on it. */
+static long exec_precheck(const char *path)
+{
+	long r = rt_syscall4(SYS_faccessat, AT_FDCWD, (long)path, X_OK, 0);
+	if (r < 0)
+		return r;
+	long fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd;
+	unsigned char head[4] = {0};
+	long n = rt_read((int)fd, head, sizeof head);
+	rt_close((int)fd);
+	if (n == -EISDIR)
+		return -EACCES;
+	if (n < 0)
+		return n;
+	bool elf = n == 4 && memcmp(head, "\177ELF", 4) == 0;
+	bool script = n >= 2 && head[0] == '#' && head[1] == '!';
+	return elf || script ? 0 : -ENOEXEC;
+}
+
+static size_t count_strings(char *const *v)
+{
+	size_t n = 0;
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+static long app_execve(const char *path, char *const *argv, char *const *envp)
+{
+	if (!jit_config.follow_execv)
+		return rt_syscall3(SYS_execve, (long)path, (long)argv, (long)envp);
+	long check = exec_precheck(path);
+	if (check < 0)
+		return check;
+	size_t prefix = count_strings(jit_config.reexec_argv);
+	size_t args = count_strings(argv);
+	char **nargv = rt_calloc(prefix + args + 5, sizeof *nargv);
+	if (!nargv)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < prefix; i++)
+		nargv[k++] = jit_config.reexec_argv[i];
+	if (args > 0) {
+		nargv[k++] = "-jit:argv0";
+		nargv[k++] = argv[0];
+	}
+	nargv[k++] = "--";
+	nargv[k++] = (char *)path;
+	for (size_t i = 1; i < args; i++)
+		nargv[k++] = argv[i];
+	long r = rt_syscall3(SYS_execve, (long)nargv[0], (long)nargv, (long)envp);
+	rt_free(nargv);
+	return r;
+}
+
+/* The runtime's message descriptor is invisible to the app: it cannot close it. */
+static long app_close(int fd)
+{
+	if (fd == messages_fd())
+		return -EBADF;
+	return rt_close(fd);
+}
+
+static long app_close_range(unsigned first, unsigned last, unsigned flags)
+{
+	unsigned mine = (unsigned)messages_fd();
+	if (mine < first || mine > last)
+		return rt_syscall3(SYS_close_range, first, last, flags);
+	long r = 0;
+	if (mine > first)
+		r = rt_syscall3(SYS_close_range, first, mine - 1, flags);
+	if (r == 0 && mine < last)
+		r = rt_syscall3(SYS_close_range, mine + 1, last, flags);
+	return r;
+}
+
+static long dispatch(struct jit_thread *t, long nr, const long a[6])
+{
+	long r;
+	switch (nr) {
+	case SYS_arch_prctl:
+		return arch_prctl(t, a[0], a[1]);
+	case SYS_brk:
+		return app_brk((uint64_t)a[0]);
+	case SYS_mmap:
+		return app_mmap(a);
+	case SYS_munmap:
+		return app_munmap((uint64_t)a[0], (uint64_t)a[1]);
+	case SYS_mprotect:
+		return app_mprotect((uint64_t)a[0], (uint64_t)a[1], a[2]);
+	case SYS_mremap:
+		return app_mremap(a);
+	case SYS_exit:
+	case SYS_exit_group:
+		process_exit((int)a[0]);
+	case SYS_rt_sigaction:
+		return signals_app_sigaction((int)a[0], (uint64_t)a[1], (uint64_t)a[2],
+					     (uint64_t)a[3]);
+	case SYS_sigaltstack:
+		return signals_app_sigaltstack((uint64_t)a[0], (uint64_t)a[1]);
+	case SYS_rt_sigreturn:
+		fatal("rt_sigreturn: signal delivery to the app is not supported yet");
+	case SYS_clone3:
+		return -ENOSYS; /* glibc falls back to clone, which we handle */
+	case SYS_clone:
+		return app_clone(t, (unsigned long)a[0], a[1], a[2], a[3], a[4]);
+	case SYS_vfork:
+		return app_clone(t, SIGCHLD, 0, 0, 0, 0);
+	case SYS_fork:
+		return app_clone(t, SIGCHLD, 0, 0, 0, 0);
+	case SYS_execve:
+		return app_execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
+	case SYS_execveat:
+		if (jit_config.follow_execv)
+			fatal("execveat is not supported yet under -follow_execv 1");
+		break;
+	case SYS_readlink:
+		if (proc_self_readlink(AT_FDCWD, (const char *)a[0], (char *)a[1], a[2], &r))
+			return r;
+		break;
+	case SYS_readlinkat:
+		if (proc_self_readlink((int)a[0], (const char *)a[1], (char *)a[2], a[3], &r))
+			return r;
+		break;
+	case SYS_open:
+		if (proc_self_open(AT_FDCWD, (const char *)a[0], (int)a[1], (int)a[2], &r))
+			return r;
+		break;
+	case SYS_openat:
+		if (proc_self_open((int)a[0], (const char *)a[1], (int)a[2], (int)a[3], &r))
+			return r;
+		break;
+	case SYS_close:
+		return app_close((int)a[0]);
+	case SYS_close_range:
+		return app_close_range((unsigned)a[0], (unsigned)a[1], (unsigned)a[2]);
+	case SYS_dup2:
+	case SYS_dup3:
+		if (a[1] == messages_fd() && messages_move() < 0)
+			return -EMFILE;
+		break;
+	default:
+		break;
+	}
+	return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+void syscall_dispatch(struct jit_thread *t)
+{
+	long nr = (long)t->gpr[GPR_RAX];
+	const long args[6] = {(long)t->gpr[GPR_RDI], (long)t->gpr[GPR_RSI], (long)t->gpr[GPR_RDX],
+			      (long)t->gpr[GPR_R10], (long)t->gpr[GPR_R8],  (long)t->gpr[GPR_R9]};
+	long result = dispatch(t, nr, args);
+	t->gpr[GPR_RAX] = (uint64_t)result;
+	/* What the syscall instruction itself does to rcx and r11. */
+	t->gpr[GPR_RCX] = t->app_pc;
+	t->gpr[GPR_R11] = t->rflags;
+}

@@ -1,0 +1,119 @@
+/* The per-thread runtime block, addressed through %gs while the app runs.
+ *
+ * Code in the cache reaches it as %gs:<offset>; the context switch (context_switch.S)
+ * uses the same offsets, so they are plain constants shared by C and assembly, checked
+ * against the struct below at compile time.
+ *
+ * The block also serves as the TCB that %fs points at while runtime C code runs: glibc-built
+ * code (Zydis, mem* routines) reads the stack-protector canary at %fs:0x28 and the pointer
+ * guard at %fs:0x30, and nothing else of it. */
+#ifndef JIT_THREAD_BLOCK_H
+#define JIT_THREAD_BLOCK_H
+
+#define TB_SELF 0x00
+#define TB_STACK_GUARD 0x28
+#define TB_POINTER_GUARD 0x30
+#define TB_GPR 0x80 /* 16 GPRs in hardware order: rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
+#define TB_RFLAGS 0x100
+#define TB_APP_FS 0x108
+#define TB_RT_STACK_TOP 0x110
+#define TB_ENTER_DISPATCH 0x118 /* code does `jmp *%gs:TB_ENTER_DISPATCH` to leave the cache */
+#define TB_EXIT_RECORD 0x120
+#define TB_JUMP_TARGET 0x128 /* cache pc the context switch resumes at */
+#define TB_SCRATCH_RAX 0x130
+#define TB_SCRATCH_RCX 0x138
+#define TB_SCRATCH_FLAGS 0x140
+#define TB_SCRATCH_REG 0x148 /* spill slot for a borrowed register */
+#define TB_IBL_TABLE 0x150
+#define TB_IBL_TARGET 0x158 /* app pc of an indirect branch that missed the table */
+#define TB_IBL_JUMP 0x160   /* cache pc found by the inline lookup */
+#define TB_USE_FSGSBASE 0x168
+#define TB_SCRATCH_REP 0x170 /* rcx before a rep string instruction */
+#define TB_IBL_HITS 0x178    /* counted only with -jit:stats */
+#define TB_CLIENT_SLOTS 0x180
+#define TB_CLIENT_SLOT_COUNT 16
+#define TB_XSAVE_AREA 0x400 /* 64-byte aligned, TB_XSAVE_SIZE bytes */
+#define TB_XSAVE_SIZE 0x3000
+#define TB_SIZE (TB_XSAVE_AREA + TB_XSAVE_SIZE)
+
+#define GPR_RAX 0
+#define GPR_RCX 1
+#define GPR_RDX 2
+#define GPR_RBX 3
+#define GPR_RSP 4
+#define GPR_RBP 5
+#define GPR_RSI 6
+#define GPR_RDI 7
+#define GPR_R8 8
+#define GPR_R9 9
+#define GPR_R10 10
+#define GPR_R11 11
+#define GPR_R12 12
+#define GPR_R13 13
+#define GPR_R14 14
+#define GPR_R15 15
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+
+struct jit_thread {
+	uint64_t self;
+	uint64_t tcb_unused[4];
+	uint64_t stack_guard;
+	uint64_t pointer_guard;
+	uint64_t tcb_pad[9];
+	uint64_t gpr[16];
+	uint64_t rflags;
+	uint64_t app_fs;
+	uint64_t rt_stack_top;
+	uint64_t enter_dispatch;
+	uint64_t exit_record;
+	uint64_t jump_target;
+	uint64_t scratch_rax;
+	uint64_t scratch_rcx;
+	uint64_t scratch_flags;
+	uint64_t scratch_reg;
+	uint64_t ibl_table;
+	uint64_t ibl_target;
+	uint64_t ibl_jump;
+	uint64_t use_fsgsbase;
+	uint64_t scratch_rep;
+	uint64_t ibl_hits;
+	uint64_t client_slots[TB_CLIENT_SLOT_COUNT];
+	/* Runtime-only fields (not reached from generated code). */
+	uint64_t app_pc;       /* app pc the thread will run next, when in the runtime */
+	uint32_t tid;          /* Pin-style thread number, from 0 in creation order */
+	int32_t os_tid;
+	void *rt_stack_base;
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 32];
+	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
+};
+
+#define TB_CHECK(field, off) _Static_assert(offsetof(struct jit_thread, field) == (off), #field)
+TB_CHECK(stack_guard, TB_STACK_GUARD);
+TB_CHECK(pointer_guard, TB_POINTER_GUARD);
+TB_CHECK(gpr, TB_GPR);
+TB_CHECK(rflags, TB_RFLAGS);
+TB_CHECK(app_fs, TB_APP_FS);
+TB_CHECK(rt_stack_top, TB_RT_STACK_TOP);
+TB_CHECK(enter_dispatch, TB_ENTER_DISPATCH);
+TB_CHECK(exit_record, TB_EXIT_RECORD);
+TB_CHECK(jump_target, TB_JUMP_TARGET);
+TB_CHECK(scratch_rax, TB_SCRATCH_RAX);
+TB_CHECK(scratch_rcx, TB_SCRATCH_RCX);
+TB_CHECK(scratch_flags, TB_SCRATCH_FLAGS);
+TB_CHECK(scratch_reg, TB_SCRATCH_REG);
+TB_CHECK(ibl_table, TB_IBL_TABLE);
+TB_CHECK(ibl_target, TB_IBL_TARGET);
+TB_CHECK(ibl_jump, TB_IBL_JUMP);
+TB_CHECK(use_fsgsbase, TB_USE_FSGSBASE);
+TB_CHECK(scratch_rep, TB_SCRATCH_REP);
+TB_CHECK(ibl_hits, TB_IBL_HITS);
+TB_CHECK(client_slots, TB_CLIENT_SLOTS);
+TB_CHECK(xsave_area, TB_XSAVE_AREA);
+_Static_assert(sizeof(struct jit_thread) == TB_SIZE, "thread block size");
+#undef TB_CHECK
+
+#endif
+#endif

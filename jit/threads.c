@@ -1,0 +1,102 @@
+#include "threads.h"
+
+#include <asm/prctl.h>
+#include <cpuid.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rt_syscall.h"
+
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+
+enum { RT_STACK_SIZE = 1 << 20, MAX_THREADS = 1024 };
+
+struct ibl_entry {
+	uint64_t app_pc;
+	uint64_t cache_pc;
+};
+
+extern void jit_dispatch_entry(void);
+
+static int use_fsgsbase;
+static struct jit_thread *threads[MAX_THREADS];
+static size_t thread_total;
+
+int threads_init(uint64_t hwcap2, const char **why)
+{
+	use_fsgsbase = (hwcap2 & HWCAP2_FSGSBASE) != 0;
+	unsigned eax, ebx, ecx, edx;
+	if (!__get_cpuid_count(0xd, 0, &eax, &ebx, &ecx, &edx) || ebx > TB_XSAVE_SIZE) {
+		*why = "the CPU's xsave area is larger than the runtime supports";
+		return 0;
+	}
+	return 1;
+}
+
+static void *map_rw(size_t len)
+{
+	long r = rt_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return rt_is_error(r) ? NULL : (void *)r;
+}
+
+/* A valid xsave image for a fresh thread: every component in its initial state, with the
+ * control words the kernel gives a new process (x87 0x37f, MXCSR 0x1f80). */
+static void init_xsave_area(uint8_t *area)
+{
+	uint16_t fcw = 0x37f;
+	uint32_t mxcsr = 0x1f80;
+	memcpy(area + 0, &fcw, sizeof fcw);
+	memcpy(area + 24, &mxcsr, sizeof mxcsr);
+}
+
+struct jit_thread *thread_create(void)
+{
+	if (thread_total == MAX_THREADS)
+		return NULL;
+	struct jit_thread *t = map_rw(sizeof *t);
+	void *stack = map_rw(RT_STACK_SIZE);
+	void *ibl = map_rw(IBL_ENTRIES * sizeof(struct ibl_entry));
+	if (!t || !stack || !ibl)
+		return NULL;
+	t->self = (uint64_t)t;
+	t->tcb_unused[1] = (uint64_t)t; /* glibc's header.self at 0x10 */
+	/* Any fixed canary works: runtime code only compares it with itself. */
+	t->stack_guard = 0x5c0ffee5dead0000ull ^ (uint64_t)t;
+	t->pointer_guard = 0;
+	t->rt_stack_base = stack;
+	t->rt_stack_top = (uint64_t)stack + RT_STACK_SIZE;
+	t->enter_dispatch = (uint64_t)jit_dispatch_entry;
+	t->ibl_table = (uint64_t)ibl;
+	t->use_fsgsbase = use_fsgsbase;
+	t->tid = (uint32_t)thread_total;
+	t->os_tid = (int32_t)rt_gettid();
+	init_xsave_area(t->xsave_area);
+	threads[thread_total++] = t;
+	return t;
+}
+
+int thread_install_gs(struct jit_thread *t)
+{
+	if (use_fsgsbase) {
+		__asm__ volatile("wrgsbase %0" ::"r"(t) : "memory");
+		return 0;
+	}
+	return (int)rt_syscall2(SYS_arch_prctl, ARCH_SET_GS, (long)t);
+}
+
+void thread_clear_ibl(struct jit_thread *t)
+{
+	memset((void *)t->ibl_table, 0, IBL_ENTRIES * sizeof(struct ibl_entry));
+}
+
+void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *cache_pc)
+{
+	struct ibl_entry *e = (struct ibl_entry *)t->ibl_table + (app_pc & (IBL_ENTRIES - 1));
+	e->app_pc = app_pc;
+	e->cache_pc = (uint64_t)cache_pc;
+}
+
+size_t threads_count(void) { return thread_total; }
+struct jit_thread *threads_at(size_t index) { return index < thread_total ? threads[index] : NULL; }

@@ -1,0 +1,31 @@
+/* Runtime thread blocks: creation, the %gs/%fs plumbing, and the registry of live threads. */
+#ifndef JIT_THREADS_H
+#define JIT_THREADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "thread_block.h"
+
+/* Probes the CPU once (FSGSBASE from the kernel's AT_HWCAP2, xsave size); 0 with a reason
+ * when it cannot host the runtime. */
+int threads_init(uint64_t hwcap2, const char **why);
+
+/* A new thread block with its runtime stack and indirect-branch table. NULL on failure. */
+struct jit_thread *thread_create(void);
+
+/* Points %gs at t for the calling thread. */
+int thread_install_gs(struct jit_thread *t);
+
+/* Clears t's indirect-branch table (after a flush). */
+void thread_clear_ibl(struct jit_thread *t);
+/* Records app pc -> cache pc in t's indirect-branch table. */
+void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *cache_pc);
+
+size_t threads_count(void);
+struct jit_thread *threads_at(size_t index);
+
+/* Entries in each thread's indirect-branch table (a power of two). */
+#define IBL_ENTRIES 65536u
+
+#endif

@@ -1,0 +1,557 @@
+#include "translate.h"
+
+#include <string.h>
+#include <sys/uio.h>
+
+#include "block.h"
+#include "code_cache.h"
+#include "config.h"
+#include "fatal.h"
+#include "flush.h"
+#include "rt_syscall.h"
+#include "thread_block.h"
+#include "x86_emit.h"
+
+enum {
+	PAGE = 4096,
+	FETCH_MAX = 2 * PAGE,
+	CACHE_PER_INSN = 256, /* worst case: an indirect call with its inline lookup */
+	CACHE_PER_BLOCK = 512,
+	MAX_EXITS = 4,
+};
+
+struct jit_exit translate_indirect_exit = {.kind = EXIT_INDIRECT};
+struct translate_stats translate_stats;
+
+static ZydisDecoder decoder;
+static struct jit_block block;
+static uint8_t fetch_buf[FETCH_MAX + 16];
+
+/* Branches of the block body that go to exit stubs, emitted after the body. */
+struct pending_exit {
+	struct jit_exit *rec;
+	uint8_t *field;
+};
+
+struct translation {
+	struct emitter e;
+	struct pending_exit exits[MAX_EXITS];
+	int exit_count;
+	bool failed;
+};
+
+void translate_init(void)
+{
+	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+}
+
+/* Reads app code without risking a fault in the runtime: one iovec per page, so a read
+ * stops cleanly at the first unreadable page. */
+static size_t fetch_code(uint64_t pc)
+{
+	uint64_t page_end = (pc | (PAGE - 1)) + 1;
+	struct iovec local = {fetch_buf, FETCH_MAX};
+	struct iovec remote[2] = {{(void *)pc, page_end - pc}, {(void *)page_end, PAGE}};
+	long n = rt_syscall6(SYS_process_vm_readv, rt_getpid(), (long)&local, 1, (long)remote,
+			     2, 0);
+	return n > 0 ? (size_t)n : 0;
+}
+
+static int reg_id(ZydisRegister r)
+{
+	return ZydisRegisterGetId(ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
+}
+
+static const ZydisDecodedOperand *rip_relative_operand(const struct block_insn *bi)
+{
+	for (unsigned i = 0; i < bi->insn.operand_count; i++)
+		if (bi->ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    bi->ops[i].mem.base == ZYDIS_REGISTER_RIP)
+			return &bi->ops[i];
+	return NULL;
+}
+
+static bool uses_gs(const struct block_insn *bi)
+{
+	for (unsigned i = 0; i < bi->insn.operand_count; i++)
+		if (bi->ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    bi->ops[i].mem.segment == ZYDIS_REGISTER_GS)
+			return true;
+	return false;
+}
+
+static struct jit_exit *new_exit(enum exit_kind kind, uint64_t target)
+{
+	struct jit_exit *rec = fragment_meta_alloc(sizeof *rec);
+	if (rec)
+		*rec = (struct jit_exit){.kind = kind, .target = target};
+	return rec;
+}
+
+/* mov %rax,%gs:scratch; movabs $rec,%rax; jmp *%gs:enter_dispatch */
+static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
+{
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_movabs(e, GPR_RAX, (uint64_t)rec);
+	emit_jmp_gs(e, TB_ENTER_DISPATCH);
+}
+
+static void emit_inline_exit(struct translation *t, enum exit_kind kind, uint64_t target)
+{
+	struct jit_exit *rec = new_exit(kind, target);
+	if (!rec) {
+		t->failed = true;
+		return;
+	}
+	emit_exit_stub(&t->e, rec);
+}
+
+/* A branch to app pc `target`: straight to its fragment when one exists and is in reach,
+ * else through a stub that the dispatcher will link. `field` is the branch's rel32. */
+static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
+{
+	struct fragment *known = fragment_lookup(target);
+	if (known && rel32_reaches(field, known->cache_pc)) {
+		patch_rel32(field, known->cache_pc);
+		return;
+	}
+	struct jit_exit *rec = new_exit(EXIT_DIRECT, target);
+	if (!rec || t->exit_count == MAX_EXITS) {
+		t->failed = true;
+		return;
+	}
+	t->exits[t->exit_count++] = (struct pending_exit){rec, field};
+}
+
+static void emit_direct_jump(struct translation *t, uint64_t target)
+{
+	uint8_t *field = emit_jmp_rel32(&t->e, t->e.cur);
+	route_branch(t, field, target);
+}
+
+static uint64_t branch_target(const struct block_insn *bi)
+{
+	ZyanU64 target = 0;
+	ZydisCalcAbsoluteAddress(&bi->insn, &bi->ops[0], bi->pc, &target);
+	return target;
+}
+
+/* The inline indirect-branch lookup: the app target is in %rcx, the app's %rcx in
+ * TB_SCRATCH_RCX. Flags are kept with lahf/seto and restored with add/sahf. */
+static void emit_indirect_lookup(struct translation *t)
+{
+	struct emitter *e = &t->e;
+	static const uint8_t save_flags[] = {0x9f, 0x0f, 0x90, 0xc0}; /* lahf; seto %al */
+	static const uint8_t hash[] = {
+		0x48, 0x89, 0xc8,	      /* mov %rcx,%rax */
+		0x25, 0xff, 0xff, 0x00, 0x00, /* and $0xffff,%eax */
+		0x48, 0xc1, 0xe0, 0x04,	      /* shl $4,%rax */
+	};
+	static const uint8_t add_table[] = {0x65, 0x48, 0x03, 0x04, 0x25}; /* add %gs:d32,%rax */
+	static const uint8_t compare[] = {0x48, 0x3b, 0x08};		   /* cmp (%rax),%rcx */
+	static const uint8_t load_hit[] = {0x48, 0x8b, 0x40, 0x08};	   /* mov 8(%rax),%rax */
+	static const uint8_t restore_flags[] = {0x04, 0x7f, 0x9e};	   /* add $0x7f,%al; sahf */
+
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_bytes(e, save_flags, sizeof save_flags);
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
+	emit_bytes(e, hash, sizeof hash);
+	emit_bytes(e, add_table, sizeof add_table);
+	emit_u32(e, TB_IBL_TABLE);
+	emit_bytes(e, compare, sizeof compare);
+	uint8_t *miss_field = emit_jcc_rel32(e, 0x5 /* ne */, e->cur);
+	emit_bytes(e, load_hit, sizeof load_hit);
+	emit_store_gs(e, GPR_RAX, TB_IBL_JUMP);
+	if (jit_config.stats)
+		emit_add_gs(e, TB_IBL_HITS, 1); /* flags are saved at this point */
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
+	emit_bytes(e, restore_flags, sizeof restore_flags);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_jmp_gs(e, TB_IBL_JUMP);
+
+	if (!e->overflow)
+		patch_rel32(miss_field, e->cur);
+	emit_store_gs(e, GPR_RCX, TB_IBL_TARGET);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
+	emit_bytes(e, restore_flags, sizeof restore_flags);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_exit_stub(e, &translate_indirect_exit);
+}
+
+/* Loads the target of an indirect call/jmp into %rcx, computed exactly as the original
+ * instruction would (before any push of the return address). */
+static void emit_load_indirect_target(struct translation *t, const struct block_insn *bi)
+{
+	struct emitter *e = &t->e;
+	const ZydisDecodedOperand *op = &bi->ops[0];
+	if (op->type == ZYDIS_OPERAND_TYPE_REGISTER) {
+		int r = reg_id(op->reg.value);
+		if (r != GPR_RCX)
+			emit_mov_reg_reg(e, GPR_RCX, r);
+		return;
+	}
+	if (op->mem.segment == ZYDIS_REGISTER_FS)
+		emit_u8(e, 0x64);
+	if (op->mem.base == ZYDIS_REGISTER_RIP) {
+		emit_movabs(e, GPR_RCX, bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value);
+		static const uint8_t load[] = {0x48, 0x8b, 0x09}; /* mov (%rcx),%rcx */
+		emit_bytes(e, load, sizeof load);
+		return;
+	}
+	/* Same addressing bytes with the opcode turned into mov r/m64 -> %rcx. */
+	for (unsigned i = 0; i < bi->insn.raw.prefix_count; i++)
+		if (bi->insn.raw.prefixes[i].value == 0x67)
+			emit_u8(e, 0x67);
+	emit_u8(e, (uint8_t)(0x48 | (bi->insn.raw.rex.X << 1) | bi->insn.raw.rex.B));
+	emit_u8(e, 0x8b);
+	emit_u8(e, (uint8_t)((bi->insn.raw.modrm.mod << 6) | (GPR_RCX << 3) | bi->insn.raw.modrm.rm));
+	unsigned tail = bi->insn.raw.modrm.offset + 1u;
+	emit_bytes(e, bi->bytes + tail, bi->insn.length - tail);
+}
+
+static void emit_indirect_branch(struct translation *t, const struct block_insn *bi, bool call)
+{
+	emit_store_gs(&t->e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_indirect_target(t, bi);
+	if (call)
+		emit_push_imm64(&t->e, bi->pc + bi->insn.length);
+	emit_indirect_lookup(t);
+}
+
+static void emit_return(struct translation *t, const struct block_insn *bi)
+{
+	static const uint8_t load[] = {0x48, 0x8b, 0x0c, 0x24}; /* mov (%rsp),%rcx */
+	int32_t pop = 8;
+	if (bi->insn.operand_count_visible > 0 && bi->ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE)
+		pop += (int32_t)bi->ops[0].imm.value.u;
+	emit_store_gs(&t->e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_bytes(&t->e, load, sizeof load);
+	emit_lea_rsp(&t->e, pop);
+	emit_indirect_lookup(t);
+}
+
+/* jrcxz/loop*: rel8 only, so: <op> +5; jmp <fallthrough>; jmp <taken>. */
+static void emit_rcx_branch(struct translation *t, const struct block_insn *bi)
+{
+	for (unsigned i = 0; i < bi->insn.raw.prefix_count; i++)
+		if (bi->insn.raw.prefixes[i].value == 0x67)
+			emit_u8(&t->e, 0x67);
+	emit_u8(&t->e, bi->insn.opcode);
+	emit_u8(&t->e, 5);
+	emit_direct_jump(t, bi->pc + bi->insn.length);
+	emit_direct_jump(t, branch_target(bi));
+}
+
+static int pick_scratch(const struct block_insn *bi)
+{
+	static const int candidates[] = {GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSI,
+					 GPR_RDI, GPR_R8,  GPR_R9,  GPR_R10, GPR_R11};
+	unsigned used = 0;
+	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
+		const ZydisDecodedOperand *op = &bi->ops[i];
+		if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && reg_id(op->reg.value) >= 0)
+			used |= 1u << reg_id(op->reg.value);
+		if (op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.index != ZYDIS_REGISTER_NONE)
+			used |= 1u << reg_id(op->mem.index);
+	}
+	for (unsigned i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+		if (!(used & (1u << candidates[i])))
+			return candidates[i];
+	return -1;
+}
+
+static ZydisRegister gpr64(int id)
+{
+	static const ZydisRegister regs[] = {
+		ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
+		ZYDIS_REGISTER_RSP, ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
+		ZYDIS_REGISTER_R8,  ZYDIS_REGISTER_R9,	ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11,
+		ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+	return regs[id];
+}
+
+/* RIP-relative operand out of rel32 reach from the cache: materialise the address in a
+ * borrowed register and re-encode the instruction to use it. */
+static void emit_rip_relative_far(struct translation *t, const struct block_insn *bi,
+				  uint64_t absolute)
+{
+	ZydisEncoderRequest req;
+	int scratch = pick_scratch(bi);
+	if (scratch < 0 || ZYAN_FAILED(ZydisEncoderDecodedInstructionToEncoderRequest(
+				   &bi->insn, bi->ops, bi->insn.operand_count_visible, &req))) {
+		fatal("cannot relocate the RIP-relative instruction at 0x%lx", bi->pc);
+	}
+	for (unsigned i = 0; i < req.operand_count; i++) {
+		if (req.operands[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    req.operands[i].mem.base == ZYDIS_REGISTER_RIP) {
+			req.operands[i].mem.base = gpr64(scratch);
+			req.operands[i].mem.displacement = 0;
+		}
+	}
+	req.prefixes &= ~(ZydisInstructionAttributes)ZYDIS_ATTRIB_HAS_BND;
+	uint8_t encoded[ZYDIS_MAX_INSTRUCTION_LENGTH];
+	ZyanUSize len = sizeof encoded;
+	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, encoded, &len)))
+		fatal("cannot re-encode the RIP-relative instruction at 0x%lx", bi->pc);
+	emit_store_gs(&t->e, scratch, TB_SCRATCH_REG);
+	emit_movabs(&t->e, scratch, absolute);
+	emit_bytes(&t->e, encoded, (unsigned)len);
+	emit_load_gs(&t->e, scratch, TB_SCRATCH_REG);
+}
+
+static void emit_copy(struct translation *t, const struct block_insn *bi)
+{
+	const ZydisDecodedOperand *rip = rip_relative_operand(bi);
+	if (!rip) {
+		emit_bytes(&t->e, bi->bytes, bi->insn.length);
+		return;
+	}
+	uint64_t absolute = bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value;
+	int64_t disp = (int64_t)(absolute - ((uint64_t)t->e.cur + bi->insn.length));
+	if (disp != (int32_t)disp) {
+		emit_rip_relative_far(t, bi, absolute);
+		return;
+	}
+	uint8_t *at = t->e.cur;
+	emit_bytes(&t->e, bi->bytes, bi->insn.length);
+	if (!t->e.overflow) {
+		int32_t d32 = (int32_t)disp;
+		memcpy(at + bi->insn.raw.disp.offset, &d32, 4);
+	}
+}
+
+/* Iterations of a REP string instruction: add %rcx before it, subtract it after
+ * (as ~rcx + 1, so that no flag changes). */
+static void emit_rep_counter(struct emitter *e, int slot, bool after)
+{
+	uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)slot;
+	static const uint8_t add_rcx[] = {0x48, 0x8d, 0x04, 0x08};	       /* lea (%rax,%rcx),%rax */
+	static const uint8_t not_rcx[] = {0x48, 0xf7, 0xd1};		       /* not %rcx */
+	static const uint8_t add_neg_rcx[] = {0x48, 0x8d, 0x44, 0x08, 0x01}; /* lea 1(%rax,%rcx) */
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, GPR_RAX, off);
+	if (after) {
+		emit_bytes(e, not_rcx, sizeof not_rcx);
+		emit_bytes(e, add_neg_rcx, sizeof add_neg_rcx);
+		emit_bytes(e, not_rcx, sizeof not_rcx);
+	} else {
+		emit_bytes(e, add_rcx, sizeof add_rcx);
+	}
+	emit_store_gs(e, GPR_RAX, off);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+}
+
+static bool is_jcc(ZydisMnemonic m)
+{
+	switch (m) {
+	case ZYDIS_MNEMONIC_JB:
+	case ZYDIS_MNEMONIC_JBE:
+	case ZYDIS_MNEMONIC_JL:
+	case ZYDIS_MNEMONIC_JLE:
+	case ZYDIS_MNEMONIC_JNB:
+	case ZYDIS_MNEMONIC_JNBE:
+	case ZYDIS_MNEMONIC_JNL:
+	case ZYDIS_MNEMONIC_JNLE:
+	case ZYDIS_MNEMONIC_JNO:
+	case ZYDIS_MNEMONIC_JNP:
+	case ZYDIS_MNEMONIC_JNS:
+	case ZYDIS_MNEMONIC_JNZ:
+	case ZYDIS_MNEMONIC_JO:
+	case ZYDIS_MNEMONIC_JP:
+	case ZYDIS_MNEMONIC_JS:
+	case ZYDIS_MNEMONIC_JZ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_rcx_branch(ZydisMnemonic m)
+{
+	return m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ ||
+	       m == ZYDIS_MNEMONIC_LOOP || m == ZYDIS_MNEMONIC_LOOPE ||
+	       m == ZYDIS_MNEMONIC_LOOPNE;
+}
+
+static bool is_far(const ZydisDecodedInstruction *insn)
+{
+	return insn->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR;
+}
+
+/* Instructions the runtime must see or cannot run from the cache (yet). */
+static bool is_unsupported(const struct block_insn *bi)
+{
+	switch (bi->insn.mnemonic) {
+	case ZYDIS_MNEMONIC_SYSENTER:
+	case ZYDIS_MNEMONIC_SYSEXIT:
+	case ZYDIS_MNEMONIC_IRET:
+	case ZYDIS_MNEMONIC_IRETD:
+	case ZYDIS_MNEMONIC_IRETQ:
+	case ZYDIS_MNEMONIC_XBEGIN:
+		return true;
+	case ZYDIS_MNEMONIC_INT:
+		return bi->ops[0].imm.value.u == 0x80;
+	default:
+		return is_far(&bi->insn) || uses_gs(bi);
+	}
+}
+
+static bool ends_block(const struct block_insn *bi)
+{
+	ZydisMnemonic m = bi->insn.mnemonic;
+	return m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL || m == ZYDIS_MNEMONIC_RET ||
+	       m == ZYDIS_MNEMONIC_SYSCALL || is_jcc(m) || is_rcx_branch(m) || is_unsupported(bi);
+}
+
+static bool is_relative_branch(const struct block_insn *bi)
+{
+	return bi->ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && bi->ops[0].imm.is_relative;
+}
+
+/* Emits one instruction; returns true when it ended the block's control flow. */
+static bool emit_insn(struct translation *t, const struct block_insn *bi)
+{
+	ZydisMnemonic m = bi->insn.mnemonic;
+	uint64_t next = bi->pc + bi->insn.length;
+	if (is_unsupported(bi)) {
+		emit_inline_exit(t, EXIT_UNSUPPORTED, bi->pc);
+		return true;
+	}
+	if (m == ZYDIS_MNEMONIC_SYSCALL) {
+		emit_inline_exit(t, EXIT_SYSCALL, next);
+		return true;
+	}
+	if (m == ZYDIS_MNEMONIC_RET) {
+		emit_return(t, bi);
+		return true;
+	}
+	if (m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) {
+		bool call = m == ZYDIS_MNEMONIC_CALL;
+		if (!is_relative_branch(bi)) {
+			emit_indirect_branch(t, bi, call);
+			return true;
+		}
+		if (call)
+			emit_push_imm64(&t->e, next);
+		emit_direct_jump(t, branch_target(bi));
+		return true;
+	}
+	if (is_jcc(m)) {
+		uint8_t *taken = emit_jcc_rel32(&t->e, bi->insn.opcode & 0xf, t->e.cur);
+		route_branch(t, taken, branch_target(bi));
+		emit_direct_jump(t, next);
+		return true;
+	}
+	if (is_rcx_branch(m)) {
+		emit_rcx_branch(t, bi);
+		return true;
+	}
+	emit_copy(t, bi);
+	return false;
+}
+
+/* Decodes the block at pc into `block`. Returns the exit kind to emit instead when not a
+ * single instruction could be decoded, or EXIT_DIRECT when the block is usable. */
+static enum exit_kind decode_block(uint64_t pc)
+{
+	size_t avail = fetch_code(pc);
+	size_t off = 0;
+	block.start_pc = pc;
+	block.length = 0;
+	block.counter_count = 0;
+	while (block.length < BLOCK_MAX_INSNS && off < avail) {
+		struct block_insn *bi = &block.insns[block.length];
+		if (ZYAN_FAILED(ZydisDecoderDecodeFull(&decoder, fetch_buf + off, avail - off,
+						       &bi->insn, bi->ops))) {
+			if (block.length == 0)
+				return avail - off < ZYDIS_MAX_INSTRUCTION_LENGTH &&
+						       avail < FETCH_MAX
+					       ? EXIT_BAD_FETCH
+					       : EXIT_BAD_OPCODE;
+			break;
+		}
+		bi->pc = pc + off;
+		bi->bytes = fetch_buf + off;
+		bi->rep_counter_slot = -1;
+		block.length++;
+		off += bi->insn.length;
+		if (ends_block(bi))
+			break;
+	}
+	return block.length ? EXIT_DIRECT : EXIT_BAD_FETCH;
+}
+
+static bool emit_block(struct translation *t)
+{
+	bool keep_flags = block.counter_count && block_flags_live_from(&block, 0);
+	for (size_t i = 0; i < block.counter_count; i++) {
+		uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)block.counters[i].slot;
+		if (keep_flags)
+			emit_add_gs_keep_flags(&t->e, off, block.counters[i].amount);
+		else
+			emit_add_gs(&t->e, off, block.counters[i].amount);
+	}
+	bool ended = false;
+	for (size_t i = 0; i < block.length && !ended; i++) {
+		const struct block_insn *bi = &block.insns[i];
+		if (bi->rep_counter_slot >= 0)
+			emit_rep_counter(&t->e, bi->rep_counter_slot, false);
+		ended = emit_insn(t, bi);
+		if (bi->rep_counter_slot >= 0)
+			emit_rep_counter(&t->e, bi->rep_counter_slot, true);
+	}
+	if (!ended) {
+		const struct block_insn *last = &block.insns[block.length - 1];
+		emit_direct_jump(t, last->pc + last->insn.length);
+	}
+	for (int i = 0; i < t->exit_count; i++) {
+		uint8_t *stub = t->e.cur;
+		t->exits[i].rec->branch_field = t->exits[i].field;
+		emit_exit_stub(&t->e, t->exits[i].rec);
+		if (!t->e.overflow)
+			patch_rel32(t->exits[i].field, stub);
+	}
+	return !t->failed && !t->e.overflow;
+}
+
+static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start)
+{
+	size_t room = CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1);
+	uint8_t *code = code_cache_reserve(app_pc, room);
+	struct fragment *f = fragment_meta_alloc(sizeof *f);
+	if (!code || !f)
+		return NULL;
+	struct translation t = {.e = {code, code, code + room}};
+	if (start != EXIT_DIRECT)
+		emit_inline_exit(&t, start, app_pc);
+	else if (!emit_block(&t))
+		return NULL;
+	if (t.failed || t.e.overflow)
+		return NULL;
+	const struct block_insn *last = block.length ? &block.insns[block.length - 1] : NULL;
+	*f = (struct fragment){
+		.app_pc = app_pc,
+		.app_end = last ? last->pc + last->insn.length : app_pc + 1,
+		.cache_pc = code,
+		.cache_size = (uint32_t)(t.e.cur - code),
+	};
+	code_cache_commit(code, f->cache_size);
+	fragment_insert(f);
+	return f;
+}
+
+struct fragment *translate_block(uint64_t app_pc)
+{
+	enum exit_kind start = decode_block(app_pc);
+	if (start == EXIT_DIRECT)
+		instrument_block(&block);
+	translate_stats.blocks++;
+	struct fragment *f = try_translate(app_pc, start);
+	if (!f) {
+		jit_flush_cache();
+		f = try_translate(app_pc, start);
+	}
+	return f;
+}

@@ -1,0 +1,25 @@
+/* Translation of one basic block of app code into a fragment in the code cache. */
+#ifndef JIT_TRANSLATE_H
+#define JIT_TRANSLATE_H
+
+#include <stdint.h>
+
+#include "fragment.h"
+
+void translate_init(void);
+
+/* Translates the block at app_pc (clients instrument it) and registers the fragment.
+ * Flushes the whole cache when it is full. NULL only when memory is exhausted. */
+struct fragment *translate_block(uint64_t app_pc);
+
+/* The shared exit record for indirect-branch misses (never linked). */
+extern struct jit_exit translate_indirect_exit;
+
+struct translate_stats {
+	uint64_t blocks;
+	uint64_t links;
+	uint64_t flushes;
+};
+extern struct translate_stats translate_stats;
+
+#endif

@@ -1,0 +1,131 @@
+#include "x86_emit.h"
+
+#include <string.h>
+
+#include "thread_block.h"
+
+void emit_bytes(struct emitter *e, const void *bytes, unsigned n)
+{
+	if ((unsigned long)(e->end - e->cur) < n) {
+		e->overflow = true;
+		return;
+	}
+	memcpy(e->cur, bytes, n);
+	e->cur += n;
+}
+
+void emit_u8(struct emitter *e, uint8_t v) { emit_bytes(e, &v, 1); }
+void emit_u32(struct emitter *e, uint32_t v) { emit_bytes(e, &v, 4); }
+void emit_u64(struct emitter *e, uint64_t v) { emit_bytes(e, &v, 8); }
+
+static uint8_t rex_w_r(int reg) { return 0x48 | (reg >= 8 ? 0x04 : 0); }
+
+/* 65 REX.W op modrm(00,reg,100) sib(25) disp32: op with %gs:disp32 as its memory operand. */
+static void emit_gs_modrm(struct emitter *e, uint8_t opcode, int reg, uint32_t off)
+{
+	uint8_t insn[] = {0x65, rex_w_r(reg), opcode, (uint8_t)(((reg & 7) << 3) | 4), 0x25};
+	emit_bytes(e, insn, sizeof insn);
+	emit_u32(e, off);
+}
+
+void emit_store_gs(struct emitter *e, int reg, uint32_t off) { emit_gs_modrm(e, 0x89, reg, off); }
+void emit_load_gs(struct emitter *e, int reg, uint32_t off) { emit_gs_modrm(e, 0x8b, reg, off); }
+
+void emit_jmp_gs(struct emitter *e, uint32_t off)
+{
+	uint8_t insn[] = {0x65, 0xff, 0x24, 0x25};
+	emit_bytes(e, insn, sizeof insn);
+	emit_u32(e, off);
+}
+
+void emit_movabs(struct emitter *e, int reg, uint64_t imm)
+{
+	uint8_t insn[] = {0x48 | (reg >= 8 ? 0x01 : 0), (uint8_t)(0xb8 + (reg & 7))};
+	emit_bytes(e, insn, sizeof insn);
+	emit_u64(e, imm);
+}
+
+void emit_mov_reg_reg(struct emitter *e, int dst, int src)
+{
+	uint8_t insn[] = {(uint8_t)(0x48 | (src >= 8 ? 0x04 : 0) | (dst >= 8 ? 0x01 : 0)), 0x89,
+			  (uint8_t)(0xc0 | ((src & 7) << 3) | (dst & 7))};
+	emit_bytes(e, insn, sizeof insn);
+}
+
+bool rel32_reaches(const uint8_t *field, const uint8_t *target)
+{
+	int64_t delta = (int64_t)(target - (field + 4));
+	return delta == (int32_t)delta;
+}
+
+void patch_rel32(uint8_t *field, const uint8_t *target)
+{
+	int32_t rel = (int32_t)(target - (field + 4));
+	memcpy(field, &rel, 4);
+}
+
+static uint8_t *emit_rel32_branch(struct emitter *e, const uint8_t *opcode, unsigned n,
+				  const uint8_t *target)
+{
+	emit_bytes(e, opcode, n);
+	uint8_t *field = e->cur;
+	emit_u32(e, 0);
+	if (!e->overflow)
+		patch_rel32(field, target);
+	return field;
+}
+
+uint8_t *emit_jmp_rel32(struct emitter *e, const uint8_t *target)
+{
+	static const uint8_t op[] = {0xe9};
+	return emit_rel32_branch(e, op, 1, target);
+}
+
+uint8_t *emit_jcc_rel32(struct emitter *e, unsigned condition, const uint8_t *target)
+{
+	const uint8_t op[] = {0x0f, (uint8_t)(0x80 | (condition & 0xf))};
+	return emit_rel32_branch(e, op, 2, target);
+}
+
+void emit_push_imm64(struct emitter *e, uint64_t value)
+{
+	emit_u8(e, 0x68);
+	emit_u32(e, (uint32_t)value);
+	if ((uint64_t)(int64_t)(int32_t)value != value) {
+		static const uint8_t movl_hi[] = {0xc7, 0x44, 0x24, 0x04}; /* movl $imm,4(%rsp) */
+		emit_bytes(e, movl_hi, sizeof movl_hi);
+		emit_u32(e, (uint32_t)(value >> 32));
+	}
+}
+
+void emit_lea_rsp(struct emitter *e, int32_t disp)
+{
+	if (disp >= -128 && disp <= 127) {
+		uint8_t insn[] = {0x48, 0x8d, 0x64, 0x24, (uint8_t)disp};
+		emit_bytes(e, insn, sizeof insn);
+	} else {
+		uint8_t insn[] = {0x48, 0x8d, 0xa4, 0x24};
+		emit_bytes(e, insn, sizeof insn);
+		emit_u32(e, (uint32_t)disp);
+	}
+}
+
+void emit_add_gs(struct emitter *e, uint32_t off, uint32_t amount)
+{
+	/* 65 48 81 04 25 disp32 imm32: addq $imm32,%gs:disp32 */
+	uint8_t insn[] = {0x65, 0x48, 0x81, 0x04, 0x25};
+	emit_bytes(e, insn, sizeof insn);
+	emit_u32(e, off);
+	emit_u32(e, amount);
+}
+
+void emit_add_gs_keep_flags(struct emitter *e, uint32_t off, uint32_t amount)
+{
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, GPR_RAX, off);
+	uint8_t lea[] = {0x48, 0x8d, 0x80}; /* lea disp32(%rax),%rax */
+	emit_bytes(e, lea, sizeof lea);
+	emit_u32(e, amount);
+	emit_store_gs(e, GPR_RAX, off);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+}

@@ -1,0 +1,47 @@
+/* Writing x86-64 machine code into the code cache: the handful of encodings the
+ * translator needs, with the thread block reached through %gs:disp32. */
+#ifndef JIT_X86_EMIT_H
+#define JIT_X86_EMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct emitter {
+	uint8_t *start;
+	uint8_t *cur;
+	uint8_t *end;
+	bool overflow; /* set when a write did not fit; the caller retries with more room */
+};
+
+void emit_bytes(struct emitter *e, const void *bytes, unsigned n);
+void emit_u8(struct emitter *e, uint8_t v);
+void emit_u32(struct emitter *e, uint32_t v);
+void emit_u64(struct emitter *e, uint64_t v);
+
+/* reg is a hardware register number 0..15 (GPR_RAX ... GPR_R15). */
+void emit_store_gs(struct emitter *e, int reg, uint32_t tb_offset); /* mov %reg,%gs:off */
+void emit_load_gs(struct emitter *e, int reg, uint32_t tb_offset);  /* mov %gs:off,%reg */
+void emit_jmp_gs(struct emitter *e, uint32_t tb_offset);	    /* jmp *%gs:off */
+void emit_movabs(struct emitter *e, int reg, uint64_t imm);
+void emit_mov_reg_reg(struct emitter *e, int dst, int src);
+
+/* Branches to an absolute cache address; return the address of their rel32 field so the
+ * branch can be re-pointed later (linking). The target must be within rel32 reach. */
+uint8_t *emit_jmp_rel32(struct emitter *e, const uint8_t *target);
+uint8_t *emit_jcc_rel32(struct emitter *e, unsigned condition, const uint8_t *target);
+bool rel32_reaches(const uint8_t *rel32_field, const uint8_t *target);
+void patch_rel32(uint8_t *rel32_field, const uint8_t *target);
+
+/* Pushes a 64-bit constant without touching flags or registers (push imm32, then fix the
+ * upper half in place when the sign extension is not right). */
+void emit_push_imm64(struct emitter *e, uint64_t value);
+
+/* lea disp(%rsp),%rsp: adjusts the stack pointer without touching flags. */
+void emit_lea_rsp(struct emitter *e, int32_t disp);
+
+/* add $amount,%gs:off (clobbers flags) and its flag-preserving equivalent (borrows %rax
+ * through TB_SCRATCH_RAX). */
+void emit_add_gs(struct emitter *e, uint32_t tb_offset, uint32_t amount);
+void emit_add_gs_keep_flags(struct emitter *e, uint32_t tb_offset, uint32_t amount);
+
+#endif

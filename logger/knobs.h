@@ -1,0 +1,23 @@
+/* The logger's command line: knobs, then `--` (optional) and the program with its args. */
+#ifndef LOGGER_KNOBS_H
+#define LOGGER_KNOBS_H
+
+#include <stdbool.h>
+
+struct logger_knobs {
+	bool log;	 /* -log 0|1: record a pinball (default 1) */
+	bool icount;	 /* -icount */
+	const char *oicount; /* -oicount FILE */
+	bool jit_stats;	 /* -jit:stats */
+	bool check_native_exec; /* -jit:check_native_exec */
+	bool follow_execv;	/* -follow_execv 0|1 (default 1) */
+	const char *argv0;	/* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
+	int program_index;	/* argv index of the program */
+	int knob_end;		/* argv index one past the last knob (before any `--`) */
+};
+
+/* Returns 0, or 2 after printing a one-line error (bad knob, missing program), or -1 when
+ * help was printed. */
+int knobs_parse(int argc, char **argv, struct logger_knobs *k);
+
+#endif

@@ -1,0 +1,79 @@
+/* logger: runs a program under the JIT and (with -log 1) records a region of it. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "icount.h"
+#include "jit.h"
+#include "knobs.h"
+
+extern char **environ;
+
+/* The driver's path and knobs, for re-executing itself when the app calls execve. The
+ * -jit:argv0 knob is per-program, so it is left out. */
+static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
+{
+	char **v = calloc((size_t)k->knob_end + 1, sizeof *v);
+	if (!v)
+		return NULL;
+	int n = 0;
+	v[n++] = (char *)self;
+	for (int i = 1; i < k->knob_end; i++) {
+		if (!strcmp(argv[i], "-jit:argv0")) {
+			i++;
+			continue;
+		}
+		v[n++] = argv[i];
+	}
+	return v;
+}
+
+/* Resolves FILE against the current directory now: the app may chdir before exit. */
+static char *absolute_output(const char *file)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "logger: error: cannot write '%s': %m\n", file);
+		return NULL;
+	}
+	close(fd);
+	return realpath(file, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	struct logger_knobs k;
+	int status = knobs_parse(argc, argv, &k);
+	if (status)
+		return status < 0 ? 0 : status;
+	if (k.log) {
+		fprintf(stderr, "logger: error: recording pinballs is not implemented yet; "
+				"run with -log 0 to run the program under the JIT\n");
+		return 2;
+	}
+	if (k.icount) {
+		char *out = NULL;
+		if (k.oicount && !(out = absolute_output(k.oicount)))
+			return 2;
+		icount_tool_register(out);
+	}
+	static char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		fprintf(stderr, "logger: error: cannot find the logger's own path\n");
+		return 1;
+	}
+	self[n] = '\0';
+	struct jit_run_options o = {
+		.tool = "logger",
+		.check_native_exec = k.check_native_exec,
+		.stats = k.jit_stats,
+		.follow_execv = k.follow_execv,
+		.argv0 = k.argv0,
+		.reexec_argv = reexec_prefix(argv, &k, self),
+	};
+	return jit_run(&o, argv[k.program_index], argv + k.program_index, environ);
+}
