@@ -4,8 +4,15 @@
 set(APP_THREAD_ALLOWLIST ${CMAKE_SOURCE_DIR}/tests/allowlist/allowed.txt)
 set(APP_THREAD_CHECKER ${CMAKE_SOURCE_DIR}/tests/allowlist/check_symbols.sh)
 
+# declare_app_thread_library(TARGET [DEPENDS LIB...]): LIBs are app-thread libraries that
+# TARGET calls into; their symbols count as allowed.
 function(declare_app_thread_library target)
+  cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
+  set(deps "")
+  foreach(dep ${ARG_DEPENDS})
+    list(APPEND deps $<TARGET_FILE:${dep}>)
+  endforeach()
   add_test(NAME allowlist.${target}
-           COMMAND ${APP_THREAD_CHECKER} $<TARGET_FILE:${target}> ${APP_THREAD_ALLOWLIST})
+           COMMAND ${APP_THREAD_CHECKER} $<TARGET_FILE:${target}> ${APP_THREAD_ALLOWLIST} ${deps})
   set_tests_properties(allowlist.${target} PROPERTIES LABELS "allowlist")
 endfunction()

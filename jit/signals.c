@@ -21,6 +21,8 @@ struct kernel_sigaction {
 
 #define SA_RESTORER_FLAG 0x04000000
 #define SS_AUTODISARM_FLAG (1u << 31)
+/* The kernel's own floor (glibc's MINSIGSTKSZ is a sysconf call). */
+#define LEGACY_MINSIGSTKSZ 2048u
 enum { NSIG_KERNEL = 65, ALT_STACK_SIZE = 64 * 1024 };
 
 static struct kernel_sigaction app_actions[NSIG_KERNEL];
@@ -163,7 +165,7 @@ long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss)
 		memcpy(&s, (const void *)ss, sizeof s);
 		if (s.ss_flags & ~(SS_DISABLE | SS_AUTODISARM_FLAG))
 			return -EINVAL;
-		if (!(s.ss_flags & SS_DISABLE) && s.ss_size < (size_t)MINSIGSTKSZ)
+		if (!(s.ss_flags & SS_DISABLE) && s.ss_size < LEGACY_MINSIGSTKSZ)
 			return -ENOMEM;
 		app_altstack = s;
 	}

@@ -6,7 +6,7 @@ BUILD_DIR=${BUILD_DIR:-$REPO_ROOT/build}
 
 # Every package the build, the tests and the demo need.
 REQUIRED_PACKAGES=(build-essential cmake pkg-config gdb binutils
-	libzydis-dev liblz4-dev libprotobuf-c-dev protobuf-c-compiler check)
+	libzydis-dev liblz4-dev libprotobuf-c-dev protobuf-c-compiler check clang libclang-rt-14-dev)
 
 missing_packages() {
 	local pkg
