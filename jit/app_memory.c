@@ -7,6 +7,7 @@
 #include "flush.h"
 #include "fragment.h"
 #include "rt_syscall.h"
+#include "translate.h"
 
 enum { PAGE = 4096 };
 #define BRK_RESERVE (1ull << 30)
@@ -62,6 +63,7 @@ long app_brk(uint64_t addr)
 
 static void flush_if_translated(uint64_t addr, uint64_t len)
 {
+	translate_forget_readable_pages();
 	if (fragment_range_translated(addr, addr + len))
 		jit_flush_cache();
 }

@@ -53,8 +53,13 @@ jit_dispatch_entry:
 2:	mov %gs:TB_SELF, %rdi
 	mov $-1, %eax
 	mov $-1, %edx
-	xsave64 TB_XSAVE_AREA(%rdi)
-	mov %gs:TB_EXIT_RECORD, %rsi
+	/* xsaveopt skips the components untouched since our last xrstor from this area. */
+	cmpq $0, %gs:TB_USE_XSAVEOPT
+	je 3f
+	xsaveopt64 TB_XSAVE_AREA(%rdi)
+	jmp 4f
+3:	xsave64 TB_XSAVE_AREA(%rdi)
+4:	mov %gs:TB_EXIT_RECORD, %rsi
 	call jit_dispatch
 	/* fall through */
 	.size jit_dispatch_entry, . - jit_dispatch_entry
@@ -96,5 +101,18 @@ jit_resume_cache:
 	mov %gs:TB_GPR + 0 * 8, %rax
 	jmp *%gs:TB_JUMP_TARGET
 	.size jit_resume_cache, . - jit_resume_cache
+
+/* jit_ibl_miss: where an indirect branch lands when the table has no fragment for its
+ * target (or a fragment's entry check finds another target). %rcx holds the app target;
+ * the app's %rax and %rcx are in their scratch slots. Leaves through the dispatcher with
+ * the shared indirect exit record. */
+	.globl jit_ibl_miss
+	.type jit_ibl_miss, @function
+jit_ibl_miss:
+	mov %rcx, %gs:TB_IBL_TARGET
+	mov %gs:TB_SCRATCH_RCX, %rcx
+	lea translate_indirect_exit(%rip), %rax
+	jmp jit_dispatch_entry
+	.size jit_ibl_miss, . - jit_ibl_miss
 
 	.section .note.GNU-stack, "", @progbits

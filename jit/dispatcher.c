@@ -5,6 +5,7 @@
 
 #include <signal.h>
 
+#include "config.h"
 #include "fatal.h"
 #include "fragment.h"
 #include "signals.h"
@@ -64,10 +65,14 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 		      exit.target);
 	}
 
+	if (jit_config.selftest_escape && exit.kind == EXIT_SYSCALL) {
+		t->jump_target = next; /* native app code: check_native_exec must catch it */
+		return;
+	}
 	struct fragment *f = dispatch_find_fragment(next);
 	if (exit.kind == EXIT_DIRECT && generation == fragment_generation())
 		link_exit(rec, f);
 	if (exit.kind == EXIT_INDIRECT)
-		thread_ibl_install(t, next, f->cache_pc);
+		thread_ibl_install(t, next, f->indirect_entry);
 	t->jump_target = (uint64_t)f->cache_pc;
 }

@@ -22,11 +22,11 @@
 #define TB_JUMP_TARGET 0x128 /* cache pc the context switch resumes at */
 #define TB_SCRATCH_RAX 0x130
 #define TB_SCRATCH_RCX 0x138
-#define TB_SCRATCH_FLAGS 0x140
+#define TB_IBL_MISS 0x140 /* address of jit_ibl_miss, for `jmp *%gs:TB_IBL_MISS` */
 #define TB_SCRATCH_REG 0x148 /* spill slot for a borrowed register */
-#define TB_IBL_TABLE 0x150
+#define TB_USE_XSAVEOPT 0x150
 #define TB_IBL_TARGET 0x158 /* app pc of an indirect branch that missed the table */
-#define TB_IBL_JUMP 0x160   /* cache pc found by the inline lookup */
+#define TB_UNUSED_160 0x160
 #define TB_USE_FSGSBASE 0x168
 #define TB_SCRATCH_REP 0x170 /* rcx before a rep string instruction */
 #define TB_IBL_HITS 0x178    /* counted only with -jit:stats */
@@ -35,6 +35,12 @@
 #define TB_XSAVE_AREA 0x400 /* 64-byte aligned, TB_XSAVE_SIZE bytes */
 #define TB_XSAVE_SIZE 0x3000
 #define TB_SIZE (TB_XSAVE_AREA + TB_XSAVE_SIZE)
+/* The indirect-branch table lives in the same mapping, right after the block, so that
+ * generated code indexes it as %gs:TB_IBL_TABLE(,%index,8): IBL_ENTRIES cache addresses,
+ * indexed by the low 16 bits of the app target. Empty entries hold jit_ibl_miss. */
+#define TB_IBL_TABLE 0x4000
+#define IBL_ENTRIES 65536
+#define TB_MAPPING_SIZE (TB_IBL_TABLE + IBL_ENTRIES * 8)
 
 #define GPR_RAX 0
 #define GPR_RCX 1
@@ -72,11 +78,11 @@ struct jit_thread {
 	uint64_t jump_target;
 	uint64_t scratch_rax;
 	uint64_t scratch_rcx;
-	uint64_t scratch_flags;
+	uint64_t ibl_miss;
 	uint64_t scratch_reg;
-	uint64_t ibl_table;
+	uint64_t use_xsaveopt;
 	uint64_t ibl_target;
-	uint64_t ibl_jump;
+	uint64_t unused_160;
 	uint64_t use_fsgsbase;
 	uint64_t scratch_rep;
 	uint64_t ibl_hits;
@@ -102,17 +108,17 @@ TB_CHECK(exit_record, TB_EXIT_RECORD);
 TB_CHECK(jump_target, TB_JUMP_TARGET);
 TB_CHECK(scratch_rax, TB_SCRATCH_RAX);
 TB_CHECK(scratch_rcx, TB_SCRATCH_RCX);
-TB_CHECK(scratch_flags, TB_SCRATCH_FLAGS);
+TB_CHECK(ibl_miss, TB_IBL_MISS);
 TB_CHECK(scratch_reg, TB_SCRATCH_REG);
-TB_CHECK(ibl_table, TB_IBL_TABLE);
 TB_CHECK(ibl_target, TB_IBL_TARGET);
-TB_CHECK(ibl_jump, TB_IBL_JUMP);
 TB_CHECK(use_fsgsbase, TB_USE_FSGSBASE);
+TB_CHECK(use_xsaveopt, TB_USE_XSAVEOPT);
 TB_CHECK(scratch_rep, TB_SCRATCH_REP);
 TB_CHECK(ibl_hits, TB_IBL_HITS);
 TB_CHECK(client_slots, TB_CLIENT_SLOTS);
 TB_CHECK(xsave_area, TB_XSAVE_AREA);
 _Static_assert(sizeof(struct jit_thread) == TB_SIZE, "thread block size");
+_Static_assert(TB_SIZE <= TB_IBL_TABLE, "table after the block");
 #undef TB_CHECK
 
 #endif

@@ -13,14 +13,11 @@
 
 enum { RT_STACK_SIZE = 1 << 20, MAX_THREADS = 1024 };
 
-struct ibl_entry {
-	uint64_t app_pc;
-	uint64_t cache_pc;
-};
-
 extern void jit_dispatch_entry(void);
+extern void jit_ibl_miss(void);
 
 static int use_fsgsbase;
+static int use_xsaveopt;
 static struct jit_thread *threads[MAX_THREADS];
 static size_t thread_total;
 
@@ -32,6 +29,7 @@ int threads_init(uint64_t hwcap2, const char **why)
 		*why = "the CPU's xsave area is larger than the runtime supports";
 		return 0;
 	}
+	use_xsaveopt = __get_cpuid_count(0xd, 1, &eax, &ebx, &ecx, &edx) && (eax & 1);
 	return 1;
 }
 
@@ -55,10 +53,9 @@ struct jit_thread *thread_create(void)
 {
 	if (thread_total == MAX_THREADS)
 		return NULL;
-	struct jit_thread *t = map_rw(sizeof *t);
+	struct jit_thread *t = map_rw(TB_MAPPING_SIZE);
 	void *stack = map_rw(RT_STACK_SIZE);
-	void *ibl = map_rw(IBL_ENTRIES * sizeof(struct ibl_entry));
-	if (!t || !stack || !ibl)
+	if (!t || !stack)
 		return NULL;
 	t->self = (uint64_t)t;
 	t->tcb_unused[1] = (uint64_t)t; /* glibc's header.self at 0x10 */
@@ -68,8 +65,10 @@ struct jit_thread *thread_create(void)
 	t->rt_stack_base = stack;
 	t->rt_stack_top = (uint64_t)stack + RT_STACK_SIZE;
 	t->enter_dispatch = (uint64_t)jit_dispatch_entry;
-	t->ibl_table = (uint64_t)ibl;
+	t->ibl_miss = (uint64_t)jit_ibl_miss;
+	thread_clear_ibl(t);
 	t->use_fsgsbase = use_fsgsbase;
+	t->use_xsaveopt = use_xsaveopt;
 	t->tid = (uint32_t)thread_total;
 	t->os_tid = (int32_t)rt_gettid();
 	init_xsave_area(t->xsave_area);
@@ -86,16 +85,21 @@ int thread_install_gs(struct jit_thread *t)
 	return (int)rt_syscall2(SYS_arch_prctl, ARCH_SET_GS, (long)t);
 }
 
-void thread_clear_ibl(struct jit_thread *t)
+static uint64_t *ibl_table(struct jit_thread *t)
 {
-	memset((void *)t->ibl_table, 0, IBL_ENTRIES * sizeof(struct ibl_entry));
+	return (uint64_t *)((char *)t + TB_IBL_TABLE);
 }
 
-void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *cache_pc)
+void thread_clear_ibl(struct jit_thread *t)
 {
-	struct ibl_entry *e = (struct ibl_entry *)t->ibl_table + (app_pc & (IBL_ENTRIES - 1));
-	e->app_pc = app_pc;
-	e->cache_pc = (uint64_t)cache_pc;
+	uint64_t *table = ibl_table(t);
+	for (size_t i = 0; i < IBL_ENTRIES; i++)
+		table[i] = (uint64_t)jit_ibl_miss;
+}
+
+void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *entry)
+{
+	ibl_table(t)[app_pc & (IBL_ENTRIES - 1)] = (uint64_t)entry;
 }
 
 size_t threads_count(void) { return thread_total; }

@@ -19,13 +19,10 @@ int thread_install_gs(struct jit_thread *t);
 
 /* Clears t's indirect-branch table (after a flush). */
 void thread_clear_ibl(struct jit_thread *t);
-/* Records app pc -> cache pc in t's indirect-branch table. */
-void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *cache_pc);
+/* Points t's indirect-branch table slot for app_pc at a fragment's indirect entry. */
+void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *entry);
 
 size_t threads_count(void);
 struct jit_thread *threads_at(size_t index);
-
-/* Entries in each thread's indirect-branch table (a power of two). */
-#define IBL_ENTRIES 65536u
 
 #endif

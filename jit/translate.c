@@ -14,10 +14,12 @@
 
 enum {
 	PAGE = 4096,
-	FETCH_MAX = 2 * PAGE,
+	FETCH_MAX = BLOCK_MAX_INSNS * ZYDIS_MAX_INSTRUCTION_LENGTH,
+	READABLE_SLOTS = 4096,
 	CACHE_PER_INSN = 256, /* worst case: an indirect call with its inline lookup */
 	CACHE_PER_BLOCK = 512,
 	MAX_EXITS = 4,
+	MAX_CONSTANTS = 2,
 };
 
 struct jit_exit translate_indirect_exit = {.kind = EXIT_INDIRECT};
@@ -33,10 +35,18 @@ struct pending_exit {
 	uint8_t *field;
 };
 
+/* 64-bit constants placed after the fragment's stubs and read RIP-relative. */
+struct pending_constant {
+	uint64_t value;
+	uint8_t *field; /* rel32 of the instruction that reads it */
+};
+
 struct translation {
 	struct emitter e;
 	struct pending_exit exits[MAX_EXITS];
 	int exit_count;
+	struct pending_constant constants[MAX_CONSTANTS];
+	int constant_count;
 	bool failed;
 };
 
@@ -45,16 +55,43 @@ void translate_init(void)
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
 }
 
-/* Reads app code without risking a fault in the runtime: one iovec per page, so a read
- * stops cleanly at the first unreadable page. */
+/* Pages known to be readable, so that fetching code is a plain copy. A page is probed
+ * once (process_vm_readv fails cleanly where a load would fault); the app's munmap,
+ * mprotect and friends clear the set. Direct-mapped on the page number (+1; 0 = empty). */
+static uint64_t readable_pages[READABLE_SLOTS];
+
+void translate_forget_readable_pages(void) { memset(readable_pages, 0, sizeof readable_pages); }
+
+static bool page_readable(uint64_t page)
+{
+	uint64_t *slot = &readable_pages[page & (READABLE_SLOTS - 1)];
+	if (*slot == page + 1)
+		return true;
+	uint8_t probe;
+	struct iovec local = {&probe, 1};
+	struct iovec remote = {(void *)(page * PAGE), 1};
+	if (rt_syscall6(SYS_process_vm_readv, rt_getpid(), (long)&local, 1, (long)&remote, 1, 0) !=
+	    1)
+		return false;
+	*slot = page + 1;
+	return true;
+}
+
+/* Copies up to FETCH_MAX bytes of app code at pc, stopping at the first unreadable page. */
 static size_t fetch_code(uint64_t pc)
 {
-	uint64_t page_end = (pc | (PAGE - 1)) + 1;
-	struct iovec local = {fetch_buf, FETCH_MAX};
-	struct iovec remote[2] = {{(void *)pc, page_end - pc}, {(void *)page_end, PAGE}};
-	long n = rt_syscall6(SYS_process_vm_readv, rt_getpid(), (long)&local, 1, (long)remote,
-			     2, 0);
-	return n > 0 ? (size_t)n : 0;
+	size_t n = 0;
+	while (n < FETCH_MAX) {
+		uint64_t at = pc + n;
+		if (!page_readable(at / PAGE))
+			break;
+		size_t chunk = PAGE - (at & (PAGE - 1));
+		if (chunk > FETCH_MAX - n)
+			chunk = FETCH_MAX - n;
+		memcpy(fetch_buf + n, (const void *)at, chunk);
+		n += chunk;
+	}
+	return n;
 }
 
 static int reg_id(ZydisRegister r)
@@ -136,48 +173,41 @@ static uint64_t branch_target(const struct block_insn *bi)
 	return target;
 }
 
-/* The inline indirect-branch lookup: the app target is in %rcx, the app's %rcx in
- * TB_SCRATCH_RCX. Flags are kept with lahf/seto and restored with add/sahf. */
+/* The indirect-branch lookup, without touching flags: the app target is in %rcx, the app's
+ * %rcx in TB_SCRATCH_RCX. Jumps through the thread's table to the indirect entry of the
+ * fragment that last took this slot (which checks the target), or to jit_ibl_miss. */
 static void emit_indirect_lookup(struct translation *t)
 {
-	struct emitter *e = &t->e;
-	static const uint8_t save_flags[] = {0x9f, 0x0f, 0x90, 0xc0}; /* lahf; seto %al */
-	static const uint8_t hash[] = {
-		0x48, 0x89, 0xc8,	      /* mov %rcx,%rax */
-		0x25, 0xff, 0xff, 0x00, 0x00, /* and $0xffff,%eax */
-		0x48, 0xc1, 0xe0, 0x04,	      /* shl $4,%rax */
-	};
-	static const uint8_t add_table[] = {0x65, 0x48, 0x03, 0x04, 0x25}; /* add %gs:d32,%rax */
-	static const uint8_t compare[] = {0x48, 0x3b, 0x08};		   /* cmp (%rax),%rcx */
-	static const uint8_t load_hit[] = {0x48, 0x8b, 0x40, 0x08};	   /* mov 8(%rax),%rax */
-	static const uint8_t restore_flags[] = {0x04, 0x7f, 0x9e};	   /* add $0x7f,%al; sahf */
+	static const uint8_t index[] = {0x0f, 0xb7, 0xc1};	      /* movzwl %cx,%eax */
+	static const uint8_t jump[] = {0x65, 0xff, 0x24, 0xc5}; /* jmp *%gs:d32(,%rax,8) */
+	emit_store_gs(&t->e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_bytes(&t->e, index, sizeof index);
+	emit_bytes(&t->e, jump, sizeof jump);
+	emit_u32(&t->e, TB_IBL_TABLE);
+}
 
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_bytes(e, save_flags, sizeof save_flags);
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
-	emit_bytes(e, hash, sizeof hash);
-	emit_bytes(e, add_table, sizeof add_table);
-	emit_u32(e, TB_IBL_TABLE);
-	emit_bytes(e, compare, sizeof compare);
-	uint8_t *miss_field = emit_jcc_rel32(e, 0x5 /* ne */, e->cur);
-	emit_bytes(e, load_hit, sizeof load_hit);
-	emit_store_gs(e, GPR_RAX, TB_IBL_JUMP);
-	if (jit_config.stats)
-		emit_add_gs(e, TB_IBL_HITS, 1); /* flags are saved at this point */
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
-	emit_bytes(e, restore_flags, sizeof restore_flags);
+/* A fragment's indirect entry: the lookup lands here with the app target in %rcx and the
+ * app's %rax/%rcx in their slots. Compares the target with this fragment's app pc using
+ * lea and jrcxz, so flags stay the app's. */
+static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
+{
+	static const uint8_t add_rax_to_rcx[] = {0x48, 0x8d, 0x0c, 0x01}; /* lea (%rcx,%rax),%rcx */
+	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01};	    /* lea 1(%rax),%rax */
+	enum { MISMATCH_LEN = 10 + 4 + 8 };
+	emit_movabs(e, GPR_RAX, (uint64_t)0 - app_pc);
+	emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
+	emit_u8(e, 0xe3); /* jrcxz over the mismatch path */
+	emit_u8(e, MISMATCH_LEN);
+	emit_movabs(e, GPR_RAX, app_pc);
+	emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
+	emit_jmp_gs(e, TB_IBL_MISS);
+	if (jit_config.stats) {
+		emit_load_gs(e, GPR_RAX, TB_IBL_HITS);
+		emit_bytes(e, count_hit, sizeof count_hit);
+		emit_store_gs(e, GPR_RAX, TB_IBL_HITS);
+	}
 	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
 	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
-	emit_jmp_gs(e, TB_IBL_JUMP);
-
-	if (!e->overflow)
-		patch_rel32(miss_field, e->cur);
-	emit_store_gs(e, GPR_RCX, TB_IBL_TARGET);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
-	emit_bytes(e, restore_flags, sizeof restore_flags);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
-	emit_exit_stub(e, &translate_indirect_exit);
 }
 
 /* Loads the target of an indirect call/jmp into %rcx, computed exactly as the original
@@ -211,12 +241,26 @@ static void emit_load_indirect_target(struct translation *t, const struct block_
 	emit_bytes(e, bi->bytes + tail, bi->insn.length - tail);
 }
 
+/* Pushes the app's return address of a call with one 8-byte store (push of a constant
+ * read RIP-relative), so the matching return's load is forwarded from that store. */
+static void emit_push_return_address(struct translation *t, uint64_t value)
+{
+	if (t->constant_count == MAX_CONSTANTS) {
+		t->failed = true;
+		return;
+	}
+	static const uint8_t push_rip[] = {0xff, 0x35}; /* push d32(%rip) */
+	emit_bytes(&t->e, push_rip, sizeof push_rip);
+	t->constants[t->constant_count++] = (struct pending_constant){value, t->e.cur};
+	emit_u32(&t->e, 0);
+}
+
 static void emit_indirect_branch(struct translation *t, const struct block_insn *bi, bool call)
 {
 	emit_store_gs(&t->e, GPR_RCX, TB_SCRATCH_RCX);
 	emit_load_indirect_target(t, bi);
 	if (call)
-		emit_push_imm64(&t->e, bi->pc + bi->insn.length);
+		emit_push_return_address(t, bi->pc + bi->insn.length);
 	emit_indirect_lookup(t);
 }
 
@@ -434,7 +478,7 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 			return true;
 		}
 		if (call)
-			emit_push_imm64(&t->e, next);
+			emit_push_return_address(t, next);
 		emit_direct_jump(t, branch_target(bi));
 		return true;
 	}
@@ -513,6 +557,14 @@ static bool emit_block(struct translation *t)
 		if (!t->e.overflow)
 			patch_rel32(t->exits[i].field, stub);
 	}
+	while ((uint64_t)t->e.cur & 7)
+		emit_u8(&t->e, 0xcc);
+	for (int i = 0; i < t->constant_count; i++) {
+		uint8_t *at = t->e.cur;
+		emit_u64(&t->e, t->constants[i].value);
+		if (!t->e.overflow)
+			patch_rel32(t->constants[i].field, at);
+	}
 	return !t->failed && !t->e.overflow;
 }
 
@@ -524,6 +576,8 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start)
 	if (!code || !f)
 		return NULL;
 	struct translation t = {.e = {code, code, code + room}};
+	emit_indirect_entry(&t.e, app_pc);
+	uint8_t *body = t.e.cur;
 	if (start != EXIT_DIRECT)
 		emit_inline_exit(&t, start, app_pc);
 	else if (!emit_block(&t))
@@ -534,7 +588,8 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start)
 	*f = (struct fragment){
 		.app_pc = app_pc,
 		.app_end = last ? last->pc + last->insn.length : app_pc + 1,
-		.cache_pc = code,
+		.indirect_entry = code,
+		.cache_pc = body,
 		.cache_size = (uint32_t)(t.e.cur - code),
 	};
 	code_cache_commit(code, f->cache_size);

@@ -12,6 +12,9 @@ void translate_init(void);
  * Flushes the whole cache when it is full. NULL only when memory is exhausted. */
 struct fragment *translate_block(uint64_t app_pc);
 
+/* The app changed its memory map: forget which pages were found readable. */
+void translate_forget_readable_pages(void);
+
 /* The shared exit record for indirect-branch misses (never linked). */
 extern struct jit_exit translate_indirect_exit;
 

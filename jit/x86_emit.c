@@ -87,17 +87,6 @@ uint8_t *emit_jcc_rel32(struct emitter *e, unsigned condition, const uint8_t *ta
 	return emit_rel32_branch(e, op, 2, target);
 }
 
-void emit_push_imm64(struct emitter *e, uint64_t value)
-{
-	emit_u8(e, 0x68);
-	emit_u32(e, (uint32_t)value);
-	if ((uint64_t)(int64_t)(int32_t)value != value) {
-		static const uint8_t movl_hi[] = {0xc7, 0x44, 0x24, 0x04}; /* movl $imm,4(%rsp) */
-		emit_bytes(e, movl_hi, sizeof movl_hi);
-		emit_u32(e, (uint32_t)(value >> 32));
-	}
-}
-
 void emit_lea_rsp(struct emitter *e, int32_t disp)
 {
 	if (disp >= -128 && disp <= 127) {

@@ -32,10 +32,6 @@ uint8_t *emit_jcc_rel32(struct emitter *e, unsigned condition, const uint8_t *ta
 bool rel32_reaches(const uint8_t *rel32_field, const uint8_t *target);
 void patch_rel32(uint8_t *rel32_field, const uint8_t *target);
 
-/* Pushes a 64-bit constant without touching flags or registers (push imm32, then fix the
- * upper half in place when the sign extension is not right). */
-void emit_push_imm64(struct emitter *e, uint64_t value);
-
 /* lea disp(%rsp),%rsp: adjusts the stack pointer without touching flags. */
 void emit_lea_rsp(struct emitter *e, int32_t disp);
 

@@ -21,6 +21,8 @@ static const struct knob knobs[] = {
 	KNOB("-jit:stats", KNOB_BOOL, jit_stats, "print code cache statistics at exit"),
 	KNOB("-jit:check_native_exec", KNOB_BOOL, check_native_exec,
 	     "keep app code non-executable, so any escape from the cache faults"),
+	KNOB("-jit:selftest_escape", KNOB_BOOL, selftest_escape,
+	     "(test) run app code natively once, to prove -jit:check_native_exec catches it"),
 	KNOB("-follow_execv", KNOB_BOOL, follow_execv, "run programs the app execs under the JIT"),
 	KNOB("-jit:argv0", KNOB_STRING, argv0, "argv[0] to give the app"),
 };

@@ -10,6 +10,7 @@ struct logger_knobs {
 	const char *oicount; /* -oicount FILE */
 	bool jit_stats;	 /* -jit:stats */
 	bool check_native_exec; /* -jit:check_native_exec */
+	bool selftest_escape;	/* -jit:selftest_escape */
 	bool follow_execv;	/* -follow_execv 0|1 (default 1) */
 	const char *argv0;	/* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
 	int program_index;	/* argv index of the program */

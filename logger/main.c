@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 		.tool = "logger",
 		.check_native_exec = k.check_native_exec,
 		.stats = k.jit_stats,
+		.selftest_escape = k.selftest_escape,
 		.follow_execv = k.follow_execv,
 		.argv0 = k.argv0,
 		.reexec_argv = reexec_prefix(argv, &k, self),

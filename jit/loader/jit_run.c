@@ -96,6 +96,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	jit_config = (struct jit_config){
 		.check_native_exec = o->check_native_exec,
 		.stats = o->stats,
+		.selftest_escape = o->selftest_escape,
 		.follow_execv = o->follow_execv,
 		.reexec_argv = o->reexec_argv,
 		.app_exe_path = exe_path ? exe_path : prog.elf_path,

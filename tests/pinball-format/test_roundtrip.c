@@ -1,0 +1,177 @@
+/* Round trips through the writer and the reader, and what a pinball looks like on disk. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "pinball.h"
+#include "pinball_tests.h"
+#include "synth.h"
+
+static struct pinball_header small_header(void)
+{
+	return (struct pinball_header){.tool_version = "test", .arch = "x86_64", .page_size = 4096};
+}
+
+START_TEST(synthetic_pinball_round_trips)
+{
+	char err[PINBALL_ERR_MAX];
+	ck_assert_msg(synth_write(test_base, err) == 0, "%s", err);
+	const char *bad = synth_check(test_base);
+	ck_assert_msg(bad == NULL, "%s", bad);
+	ck_assert_msg(pinball_verify(test_base, err) == 0, "%s", err);
+	ck_assert_int_eq(synth_count_files(test_dir, ".tmp-"), 0);
+	/* meta, threads, memmap, pages, schedule, end and one events part per thread */
+	ck_assert_int_eq(synth_count_files(test_dir, NULL), 6 + SYNTH_THREADS);
+}
+END_TEST
+
+START_TEST(empty_pinball_round_trips)
+{
+	char err[PINBALL_ERR_MAX];
+	struct pinball_header h = small_header();
+	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	ck_assert_int_eq(pinball_writer_finish(w, NULL), 0);
+	pinball_writer_free(w);
+	ck_assert_msg(pinball_verify(test_base, err) == 0, "%s", err);
+	struct pinball_reader *r = pinball_reader_open(test_base, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_uint_eq(pinball_reader_part_count(r), 5);
+	ck_assert_uint_eq(pinball_reader_event_tids(r, NULL, 0), 0);
+	ck_assert_str_eq(pinball_reader_header(r)->tool_version, "test");
+	ck_assert_str_eq(pinball_reader_region_stop(r)->spec, "");
+	struct pinball_cursor *c = pinball_cursor_open(r, "pages", err);
+	struct pinball_page p;
+	ck_assert_int_eq(pinball_next_page(c, &p), 0);
+	ck_assert_int_eq(pinball_next_page(c, &p), 0); /* stays at the end */
+	pinball_cursor_close(c);
+	ck_assert_ptr_null(pinball_cursor_open(r, "events.1", err));
+	ck_assert_msg(strstr(err, "no part named 'events.1'"), "%s", err);
+	pinball_reader_close(r);
+}
+END_TEST
+
+START_TEST(zero_pages_are_stored_compactly)
+{
+	char err[PINBALL_ERR_MAX];
+	struct pinball_header h = small_header();
+	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
+	static const uint8_t zero[4096];
+	for (uint64_t i = 0; i < 100000; i++)
+		ck_assert_int_eq(pinball_writer_add_page(w, 0x10000000 + i * 4096, 3, zero), 0);
+	ck_assert_int_eq(pinball_writer_finish(w, NULL), 0);
+	pinball_writer_free(w);
+	struct pinball_reader *r = pinball_reader_open(test_base, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_uint_eq(pinball_reader_summary(r)->zero_pages, 100000);
+	const struct pinball_part_info *pi = pinball_reader_part(r, 2);
+	ck_assert_str_eq(pi->name, "pages");
+	ck_assert_uint_eq(pi->records, 1);
+	ck_assert_uint_lt(pi->file_bytes, 200); /* 400 MB of zeroes in one record */
+	struct pinball_cursor *c = pinball_cursor_open(r, "pages", err);
+	struct pinball_page p;
+	ck_assert_int_eq(pinball_next_page(c, &p), 1);
+	ck_assert_ptr_null(p.data);
+	ck_assert_uint_eq(p.npages, 100000);
+	ck_assert_uint_eq(p.addr, 0x10000000);
+	ck_assert_int_eq(pinball_next_page(c, &p), 0);
+	pinball_cursor_close(c);
+	pinball_reader_close(r);
+}
+END_TEST
+
+START_TEST(unfinished_writer_leaves_nothing)
+{
+	char err[PINBALL_ERR_MAX];
+	struct pinball_header h = small_header();
+	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
+	struct pinball_slice s = {1, 2};
+	ck_assert_int_eq(pinball_writer_add_slice(w, &s), 0);
+	ck_assert_int_gt(synth_count_files(test_dir, ".tmp-"), 0);
+	pinball_writer_free(w);
+	ck_assert_int_eq(synth_count_files(test_dir, NULL), 0);
+	ck_assert_ptr_null(pinball_reader_open(test_base, err));
+	ck_assert_msg(strstr(err, "run.0.meta: cannot open: No such file"), "%s", err);
+}
+END_TEST
+
+START_TEST(killed_writer_leaves_no_complete_looking_pinball)
+{
+	pid_t child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		char err[PINBALL_ERR_MAX];
+		struct pinball_header h = small_header();
+		struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
+		static uint8_t page[4096];
+		for (uint64_t i = 0; i < 3000; i++) {
+			memset(page, (int)(i | 1), sizeof page);
+			pinball_writer_add_page(w, i * 4096, 3, page);
+		}
+		raise(SIGKILL); /* before finish: as if the logger were killed */
+		_exit(0);
+	}
+	int status;
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_int_eq(synth_count_files(test_dir, ".meta"), 0);
+	ck_assert_int_eq(synth_count_files(test_dir, NULL), synth_count_files(test_dir, ".tmp-"));
+	char err[PINBALL_ERR_MAX];
+	ck_assert_int_ne(pinball_verify(test_base, err), 0);
+	ck_assert_msg(strstr(err, "run.0.meta: cannot open"), "%s", err);
+}
+END_TEST
+
+START_TEST(rewriting_a_pinball_replaces_it)
+{
+	char err[PINBALL_ERR_MAX];
+	ck_assert_msg(synth_write(test_base, err) == 0, "%s", err);
+	struct pinball_reader *r = pinball_reader_open(test_base, err);
+	uint8_t first_id[PINBALL_ID_SIZE];
+	memcpy(first_id, pinball_reader_id(r), sizeof first_id);
+	pinball_reader_close(r);
+	ck_assert_msg(synth_write(test_base, err) == 0, "%s", err);
+	r = pinball_reader_open(test_base, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert(memcmp(first_id, pinball_reader_id(r), sizeof first_id) != 0);
+	pinball_reader_close(r);
+	ck_assert_msg(pinball_verify(test_base, err) == 0, "%s", err);
+}
+END_TEST
+
+START_TEST(parts_of_another_pinball_are_refused)
+{
+	char err[PINBALL_ERR_MAX], *other, *cmd;
+	ck_assert_int_ge(asprintf(&other, "%s/other", test_dir), 0);
+	ck_assert_msg(synth_write(test_base, err) == 0, "%s", err);
+	ck_assert_msg(synth_write(other, err) == 0, "%s", err);
+	ck_assert_int_ge(asprintf(&cmd, "cp %s.schedule %s.schedule", other, test_base), 0);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_ptr_null(pinball_reader_open(test_base, err));
+	ck_assert_msg(strstr(err, "run.0.schedule: offset 16: pinball id differs"), "%s", err);
+	free(cmd);
+	free(other);
+}
+END_TEST
+
+Suite *pinball_roundtrip_suite(void)
+{
+	Suite *s = suite_create("pinball_roundtrip");
+	TCase *tc = tcase_create("roundtrip");
+	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, synthetic_pinball_round_trips);
+	tcase_add_test(tc, empty_pinball_round_trips);
+	tcase_add_test(tc, zero_pages_are_stored_compactly);
+	tcase_add_test(tc, unfinished_writer_leaves_nothing);
+	tcase_add_test(tc, killed_writer_leaves_no_complete_looking_pinball);
+	tcase_add_test(tc, rewriting_a_pinball_replaces_it);
+	tcase_add_test(tc, parts_of_another_pinball_are_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
