@@ -1,0 +1,25 @@
+#include "part_format.h"
+
+#include "crc32c.h"
+#include "pinball.h"
+
+void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], const char *name)
+{
+	memset(out, 0, PART_HEADER_SIZE);
+	memcpy(out, PART_MAGIC, PART_MAGIC_SIZE);
+	put_le16(out + 8, PINBALL_FORMAT_MAJOR);
+	put_le16(out + 10, PINBALL_FORMAT_MINOR);
+	put_le32(out + 12, PART_HEADER_SIZE);
+	memcpy(out + 16, id, 16);
+	strncpy((char *)out + 32, name, PART_NAME_SIZE - 1);
+	put_le32(out + 60, crc32c(0, out, 60));
+}
+
+void chunk_header_encode(uint8_t out[CHUNK_HEADER_SIZE], uint32_t stored, uint32_t raw,
+			 uint32_t seq, const uint8_t *payload)
+{
+	put_le32(out, stored);
+	put_le32(out + 4, raw);
+	put_le32(out + 8, seq);
+	put_le32(out + 12, crc32c(crc32c(0, out, 12), payload, stored));
+}

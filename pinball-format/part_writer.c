@@ -1,0 +1,201 @@
+#include "part_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <lz4.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "part_format.h"
+#include "pinball.h"
+
+static int fail_errno(struct part_writer *pw, const char *what, int e)
+{
+	snprintf(pw->err, PINBALL_ERR_MAX, "%s: %s at offset %llu: %s", pw->tmp_path, what,
+		 (unsigned long long)pw->offset, strerror(e));
+	return -1;
+}
+
+/* Writes all of iov[0..n), retrying short writes and EINTR. */
+static int write_all(struct part_writer *pw, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t done = writev(pw->fd, iov, n);
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			return fail_errno(pw, "write failed", errno);
+		}
+		if (done == 0)
+			return fail_errno(pw, "write failed", EIO);
+		pw->offset += (uint64_t)done;
+		while (n > 0 && (size_t)done >= iov->iov_len) {
+			done -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (uint8_t *)iov->iov_base + done;
+			iov->iov_len -= (size_t)done;
+		}
+	}
+	return 0;
+}
+
+static int write_chunk(struct part_writer *pw, const uint8_t *payload, uint32_t stored,
+		       uint32_t raw)
+{
+	uint8_t head[CHUNK_HEADER_SIZE];
+	chunk_header_encode(head, stored, raw, pw->chunks, payload);
+	struct iovec iov[2] = {{head, sizeof head}, {(void *)payload, stored}};
+	if (write_all(pw, iov, 2) < 0)
+		return -1;
+	pw->chunks++;
+	pw->stored_bytes += stored;
+	return 0;
+}
+
+static int flush_chunk(struct part_writer *pw)
+{
+	if (!pw->raw_len)
+		return 0;
+	int bound = LZ4_compressBound((int)pw->raw_len);
+	struct lz4_scratch *s = pw->scratch;
+	if (s->cap < (size_t)bound) {
+		uint8_t *grown = realloc(s->buf, (size_t)bound);
+		if (!grown)
+			return fail_errno(pw, "out of memory", ENOMEM);
+		s->buf = grown;
+		s->cap = (size_t)bound;
+	}
+	int n =
+	    LZ4_compress_default((const char *)pw->raw, (char *)s->buf, (int)pw->raw_len, bound);
+	uint32_t raw = (uint32_t)pw->raw_len;
+	int r = (n > 0 && (uint32_t)n < raw) ? write_chunk(pw, s->buf, (uint32_t)n, raw)
+					     : write_chunk(pw, pw->raw, raw, raw);
+	pw->raw_len = 0;
+	return r;
+}
+
+int part_writer_open(struct part_writer *pw, const char *base, const char *name,
+		     const uint8_t id[16], size_t target, struct lz4_scratch *scratch, char *err)
+{
+	memset(pw, 0, sizeof *pw);
+	pw->fd = -1;
+	pw->err = err;
+	pw->target = target;
+	pw->scratch = scratch;
+	char idhex[9];
+	snprintf(idhex, sizeof idhex, "%02x%02x%02x%02x", id[0], id[1], id[2], id[3]);
+	if (asprintf(&pw->final_path, "%s.%s", base, name) < 0 ||
+	    asprintf(&pw->tmp_path, "%s.tmp-%s", pw->final_path, idhex) < 0 ||
+	    !(pw->name = strdup(name))) {
+		snprintf(err, PINBALL_ERR_MAX, "%s.%s: out of memory", base, name);
+		return -1;
+	}
+	pw->fd = open(pw->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (pw->fd < 0) {
+		snprintf(err, PINBALL_ERR_MAX, "%s: cannot create: %s", pw->tmp_path,
+			 strerror(errno));
+		return -1;
+	}
+	uint8_t head[PART_HEADER_SIZE];
+	part_header_encode(head, id, name);
+	struct iovec iov = {head, sizeof head};
+	return write_all(pw, &iov, 1);
+}
+
+static size_t varint_size(size_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+int part_writer_add(struct part_writer *pw, const ProtobufCMessage *msg)
+{
+	size_t size = protobuf_c_message_get_packed_size(msg);
+	size_t need = varint_size(size) + size;
+	if (need > CHUNK_RAW_MAX) {
+		snprintf(pw->err, PINBALL_ERR_MAX,
+			 "%s: a record of %zu bytes exceeds the %u-byte limit", pw->tmp_path, size,
+			 CHUNK_RAW_MAX);
+		return -1;
+	}
+	if (pw->raw_len && pw->raw_len + need > pw->target && flush_chunk(pw) < 0)
+		return -1;
+	if (pw->raw_len + need > pw->raw_cap) {
+		size_t cap = pw->raw_len + need > pw->target ? pw->raw_len + need : pw->target;
+		uint8_t *grown = realloc(pw->raw, cap);
+		if (!grown)
+			return fail_errno(pw, "out of memory", ENOMEM);
+		pw->raw = grown;
+		pw->raw_cap = cap;
+	}
+	uint8_t *p = pw->raw + pw->raw_len;
+	for (size_t v = size;; v >>= 7) {
+		*p++ = (uint8_t)(v & 0x7f) | (v >= 0x80 ? 0x80 : 0);
+		if (v < 0x80)
+			break;
+	}
+	protobuf_c_message_pack(msg, p);
+	pw->raw_len += need;
+	pw->raw_bytes += need;
+	pw->records++;
+	return 0;
+}
+
+int part_writer_close(struct part_writer *pw)
+{
+	if (flush_chunk(pw) < 0)
+		return -1;
+	uint8_t end[END_PAYLOAD_SIZE];
+	put_le64(end, pw->records);
+	put_le64(end + 8, pw->raw_bytes);
+	if (write_chunk(pw, end, END_PAYLOAD_SIZE, 0) < 0)
+		return -1;
+	pw->stored_bytes -= END_PAYLOAD_SIZE; /* stored_bytes counts data chunks only */
+	pw->chunks--;
+	if (fsync(pw->fd) < 0)
+		return fail_errno(pw, "fsync failed", errno);
+	int fd = pw->fd;
+	pw->fd = -1;
+	if (close(fd) < 0)
+		return fail_errno(pw, "close failed", errno);
+	free(pw->raw);
+	pw->raw = NULL;
+	pw->raw_cap = 0;
+	return 0;
+}
+
+int part_writer_commit(struct part_writer *pw)
+{
+	if (rename(pw->tmp_path, pw->final_path) < 0) {
+		snprintf(pw->err, PINBALL_ERR_MAX, "%s: cannot rename to %s: %s", pw->tmp_path,
+			 pw->final_path, strerror(errno));
+		return -1;
+	}
+	free(pw->tmp_path);
+	pw->tmp_path = NULL;
+	return 0;
+}
+
+void part_writer_discard(struct part_writer *pw)
+{
+	if (pw->fd >= 0)
+		close(pw->fd);
+	if (pw->tmp_path)
+		unlink(pw->tmp_path);
+	free(pw->tmp_path);
+	free(pw->final_path);
+	free(pw->name);
+	free(pw->raw);
+	memset(pw, 0, sizeof *pw);
+	pw->fd = -1;
+}

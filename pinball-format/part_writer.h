@@ -1,0 +1,41 @@
+/* Writes one part file: the header, records packed into LZ4 chunks, the end chunk.
+ * Internal to the writer; runs on a helper thread (glibc allowed). */
+#ifndef PINBALL_PART_WRITER_H
+#define PINBALL_PART_WRITER_H
+
+#include <protobuf-c/protobuf-c.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Compression output buffer, shared by the parts of one pinball writer. */
+struct lz4_scratch {
+	uint8_t *buf;
+	size_t cap;
+};
+
+struct part_writer {
+	char *name;	  /* "pages" */
+	char *final_path; /* P.pages */
+	char *tmp_path;	  /* P.pages.tmp-<id> */
+	int fd;		  /* -1 once closed */
+	uint64_t offset;  /* bytes written to the file */
+	uint8_t *raw;	  /* records of the chunk being filled */
+	size_t raw_len, raw_cap, target;
+	uint32_t chunks;
+	uint64_t records, raw_bytes, stored_bytes;
+	struct lz4_scratch *scratch;
+	char *err; /* the owner's PINBALL_ERR_MAX buffer */
+};
+
+/* Creates base.name.tmp-<idhex> and writes its header. */
+int part_writer_open(struct part_writer *pw, const char *base, const char *name,
+		     const uint8_t id[16], size_t target, struct lz4_scratch *scratch, char *err);
+int part_writer_add(struct part_writer *pw, const ProtobufCMessage *msg);
+/* Writes the last chunk and the end chunk, fsyncs and closes the file. */
+int part_writer_close(struct part_writer *pw);
+/* Renames the closed temporary file to its final name. */
+int part_writer_commit(struct part_writer *pw);
+/* Closes the file if open, removes the temporary file (if any) and frees everything. */
+void part_writer_discard(struct part_writer *pw);
+
+#endif

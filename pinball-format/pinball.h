@@ -1,0 +1,259 @@
+/* Pinball files: writing, reading and verifying them (docs/pinball-format.md).
+ *
+ * A pinball named P is the set of files P.meta, P.threads, P.memmap, P.pages, P.schedule,
+ * P.end and one P.events.<tid> per thread. The API speaks plain C structs; no protobuf type
+ * appears here.
+ *
+ * Errors: every function that can fail returns -1 (or NULL) and leaves one line of text,
+ * without a trailing newline, in the object's error buffer (pinball_writer_error,
+ * pinball_reader_error, pinball_cursor_error) or in the caller's `err` array for functions
+ * that create an object. Reader errors name the file and the byte offset.
+ *
+ * Threads: these functions use glibc (malloc, stdio, errno) and must run on the driver's
+ * own threads or helper threads, never on app threads. Objects are not thread-safe; one
+ * thread uses one object at a time. App threads take their input from the feed
+ * (pinball_feed.h), which is filled by a helper thread using this API. */
+#ifndef PINBALL_H
+#define PINBALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PINBALL_FORMAT_MAJOR 1
+#define PINBALL_FORMAT_MINOR 0
+
+#define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
+#define PINBALL_ID_SIZE 16
+#define PINBALL_GPR_COUNT 16
+
+/* Register numbers of pinball_regs.gpr (the x86-64 encoding order). */
+enum pinball_gpr {
+	PINBALL_RAX,
+	PINBALL_RCX,
+	PINBALL_RDX,
+	PINBALL_RBX,
+	PINBALL_RSP,
+	PINBALL_RBP,
+	PINBALL_RSI,
+	PINBALL_RDI,
+	PINBALL_R8,
+	PINBALL_R9,
+	PINBALL_R10,
+	PINBALL_R11,
+	PINBALL_R12,
+	PINBALL_R13,
+	PINBALL_R14,
+	PINBALL_R15,
+};
+
+/* ---- Records. Pointers in records returned by a reader stay valid until the next call on
+ * the same cursor; pointers given to a writer are only read during the call. ---- */
+
+struct pinball_cause {
+	const char *kind; /* "control", "gdb", "exit", ... (NULL means "") */
+	const char *spec; /* e.g. "start:ssc:11223344" */
+	uint32_t tid;
+	uint64_t icount;
+};
+
+struct pinball_cpuid_leaf {
+	uint32_t leaf, subleaf, eax, ebx, ecx, edx;
+};
+
+struct pinball_xsave_component {
+	uint32_t index, offset, size;
+};
+
+struct pinball_header {
+	uint16_t format_major, format_minor; /* set by the writer; filled by the reader */
+	const char *tool_version;
+	size_t argc;
+	const char *const *argv;
+	const char *cwd;
+	uint32_t env_count;
+	uint64_t env_bytes;
+	const char *arch;
+	const char *cpu_vendor;
+	uint32_t cpu_family, cpu_model, cpu_stepping;
+	size_t ncpuid;
+	const struct pinball_cpuid_leaf *cpuid;
+	uint64_t xcr0;
+	uint32_t xsave_size;
+	size_t nxsave_components;
+	const struct pinball_xsave_component *xsave_components;
+	uint32_t page_size; /* 0 means 4096 */
+	uint64_t creation_time_ns;
+	uint32_t pid;
+	struct pinball_cause region_start;
+};
+
+struct pinball_regs {
+	uint64_t gpr[PINBALL_GPR_COUNT]; /* indexed by enum pinball_gpr */
+	uint64_t rip, rflags, fs_base, gs_base;
+	const uint8_t *xsave; /* the whole xsave area */
+	size_t xsave_len;
+};
+
+/* A thread's state: at region start (P.threads, icount 0) or end (P.end, icount = the
+ * instructions it executed in the region). */
+struct pinball_thread {
+	uint32_t tid;
+	uint64_t icount;
+	struct pinball_regs regs;
+};
+
+struct pinball_map_entry {
+	uint64_t start, end;
+	uint32_t prot, flags;
+	uint64_t offset;
+	const char *path;
+};
+
+/* From a reader: either one page of data (data != NULL, npages == 1) or a run of npages
+ * all-zero pages starting at addr (data == NULL). */
+struct pinball_page {
+	uint64_t addr;
+	uint32_t prot;
+	const uint8_t *data;
+	uint64_t npages;
+};
+
+struct pinball_mem_write {
+	uint64_t addr;
+	const uint8_t *data;
+	size_t len;
+};
+
+enum pinball_event_kind {
+	PINBALL_EV_SYSCALL = 2, /* values are the protobuf oneof field numbers */
+	PINBALL_EV_INSN = 3,
+	PINBALL_EV_SIGNAL = 4,
+	PINBALL_EV_THREAD_CREATE = 5,
+	PINBALL_EV_THREAD_EXIT = 6,
+};
+
+enum pinball_insn_kind {
+	PINBALL_INSN_RDTSC = 1,
+	PINBALL_INSN_RDTSCP,
+	PINBALL_INSN_RDRAND,
+	PINBALL_INSN_RDSEED,
+	PINBALL_INSN_RDPID,
+	PINBALL_INSN_CPUID,
+	PINBALL_INSN_XGETBV,
+};
+
+struct pinball_event {
+	uint64_t icount; /* the thread's instruction count when it happened */
+	enum pinball_event_kind kind;
+	union {
+		struct {
+			uint64_t nr;
+			uint64_t args[6];
+			int64_t result;
+			size_t nwrites;
+			const struct pinball_mem_write *writes; /* what the kernel wrote */
+		} syscall;
+		struct {
+			enum pinball_insn_kind kind;
+			uint64_t rax, rbx, rcx, rdx; /* registers the instruction wrote */
+			uint64_t value;		     /* rdrand/rdseed/rdpid destination */
+			uint32_t dest_reg;	     /* its enum pinball_gpr */
+			bool cf;		     /* rdrand/rdseed success */
+			uint32_t in_eax, in_ecx;     /* cpuid leaf/subleaf, xgetbv ecx */
+		} insn;
+		struct {
+			int32_t signo;
+			const uint8_t *siginfo;
+			size_t siginfo_len;
+		} signal;
+		struct {
+			uint32_t child_tid;
+			uint64_t clone_flags;
+		} thread_create;
+		struct {
+			int32_t status;
+		} thread_exit;
+	};
+};
+
+struct pinball_slice {
+	uint32_t tid;
+	uint64_t instructions;
+};
+
+/* ---- Writer: streaming, bounded memory (one chunk buffer per open part). Every part is
+ * written as P.<part>.tmp-<id>; pinball_writer_finish renames them, P.meta last, so that
+ * until it returns 0 no P.meta exists and readers refuse the pinball. ---- */
+
+struct pinball_writer;
+
+/* Starts a pinball named `basename` (a path prefix). Records go in any order across parts;
+ * within a part they are kept in call order. `hdr` is copied. */
+struct pinball_writer *pinball_writer_create(const char *basename, const struct pinball_header *hdr,
+					     char err[PINBALL_ERR_MAX]);
+int pinball_writer_add_thread(struct pinball_writer *w, const struct pinball_thread *t);
+int pinball_writer_add_map(struct pinball_writer *w, const struct pinball_map_entry *m);
+/* `data` is page_size bytes; consecutive all-zero pages with one prot become one record. */
+int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
+			    const void *data);
+int pinball_writer_add_event(struct pinball_writer *w, uint32_t tid, const struct pinball_event *e);
+int pinball_writer_add_slice(struct pinball_writer *w, const struct pinball_slice *s);
+int pinball_writer_add_end(struct pinball_writer *w, const struct pinball_thread *t);
+/* Flushes, syncs and renames every part into place; P.meta (with `stop`) comes last. */
+int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *stop);
+const char *pinball_writer_error(const struct pinball_writer *w);
+/* Frees the writer; unless finish succeeded, removes every temporary file. */
+void pinball_writer_free(struct pinball_writer *w);
+
+/* ---- Reader ---- */
+
+struct pinball_summary {
+	uint32_t threads;
+	uint64_t instructions, syscalls, nondet_insns, signals, thread_events;
+	uint64_t data_pages, zero_pages, map_entries, slices;
+};
+
+struct pinball_part_info {
+	const char *name; /* "pages", "events.1234", ... */
+	uint64_t records, raw_bytes, stored_bytes, file_bytes;
+	uint32_t chunks;
+};
+
+struct pinball_reader;
+
+/* Reads P.meta and checks the header of every part it lists (magic, version, id, size). */
+struct pinball_reader *pinball_reader_open(const char *basename, char err[PINBALL_ERR_MAX]);
+void pinball_reader_close(struct pinball_reader *r);
+const uint8_t *pinball_reader_id(const struct pinball_reader *r);
+const struct pinball_header *pinball_reader_header(const struct pinball_reader *r);
+const struct pinball_cause *pinball_reader_region_stop(const struct pinball_reader *r);
+const struct pinball_summary *pinball_reader_summary(const struct pinball_reader *r);
+size_t pinball_reader_part_count(const struct pinball_reader *r);
+const struct pinball_part_info *pinball_reader_part(const struct pinball_reader *r, size_t i);
+/* The tids that have an events part, in P.meta's order; returns how many. */
+size_t pinball_reader_event_tids(const struct pinball_reader *r, uint32_t *tids, size_t cap);
+
+/* A cursor streams the records of one part ("threads", "memmap", "pages", "events.<tid>",
+ * "schedule", "end"); use the next function of that part's type. Each returns 1 with a
+ * record, 0 at the end of the part (after checking the part's trailer), -1 on error. */
+struct pinball_cursor;
+struct pinball_cursor *pinball_cursor_open(const struct pinball_reader *r, const char *part,
+					   char err[PINBALL_ERR_MAX]);
+int pinball_next_thread(struct pinball_cursor *c, struct pinball_thread *out); /* threads, end */
+int pinball_next_map(struct pinball_cursor *c, struct pinball_map_entry *out);
+int pinball_next_page(struct pinball_cursor *c, struct pinball_page *out);
+int pinball_next_event(struct pinball_cursor *c, struct pinball_event *out);
+int pinball_next_slice(struct pinball_cursor *c, struct pinball_slice *out);
+const char *pinball_cursor_error(const struct pinball_cursor *c);
+void pinball_cursor_close(struct pinball_cursor *c);
+
+/* Reads every record of every part and checks them against P.meta. 0 when intact; else -1
+ * with the first problem in err. */
+int pinball_verify(const char *basename, char err[PINBALL_ERR_MAX]);
+
+/* Helpers for printing. */
+const char *pinball_insn_name(enum pinball_insn_kind kind);
+const char *pinball_event_name(enum pinball_event_kind kind);
+
+#endif

@@ -1,0 +1,88 @@
+/* pinball info: what a user wants first, from P.meta alone. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "pinball_cli.h"
+
+static const char *human(uint64_t bytes, char *buf, size_t cap)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)bytes;
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+	return buf;
+}
+
+static void print_cause(const char *label, const struct pinball_cause *c)
+{
+	printf("  %-13s %s%s%s", label, *c->kind ? c->kind : "-", *c->spec ? " " : "", c->spec);
+	if (c->tid)
+		printf(" (tid %u at icount %" PRIu64 ")", c->tid, c->icount);
+	printf("\n");
+}
+
+int cmd_info(struct pinball_reader *r, const char *basename)
+{
+	const struct pinball_header *h = pinball_reader_header(r);
+	const struct pinball_summary *s = pinball_reader_summary(r);
+	const uint8_t *id = pinball_reader_id(r);
+	char a[32], b[32], when[64] = "?";
+	printf("pinball %s\n  %-13s ", basename, "id");
+	for (int i = 0; i < PINBALL_ID_SIZE; i++)
+		printf("%02x", id[i]);
+	printf("\n  %-13s %u.%u, written by %s\n", "format", h->format_major, h->format_minor,
+	       h->tool_version);
+	time_t t = (time_t)(h->creation_time_ns / 1000000000u);
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	printf("  %-13s %s, pid %u\n  %-13s", "created", when, h->pid, "command");
+	for (size_t i = 0; i < h->argc; i++)
+		printf(" %s", h->argv[i]);
+	printf("\n  %-13s %s\n", "cwd", h->cwd);
+	printf("  %-13s %s %s family %u model %u stepping %u, page size %u\n", "machine", h->arch,
+	       h->cpu_vendor, h->cpu_family, h->cpu_model, h->cpu_stepping, h->page_size);
+	print_cause("region start", &h->region_start);
+	print_cause("region stop", pinball_reader_region_stop(r));
+	printf("  %-13s %u at start", "threads", s->threads);
+	uint32_t tids[16];
+	size_t n = pinball_reader_event_tids(r, tids, 16);
+	printf(", %zu with events", n);
+	for (size_t i = 0; i < n && i < 16; i++)
+		printf("%s%u", i ? " " : " (tids ", tids[i]);
+	printf("%s\n", n == 0 ? "" : n > 16 ? " ...)" : ")");
+	printf("  %-13s %" PRIu64 " in %" PRIu64 " schedule slices\n", "instructions",
+	       s->instructions, s->slices);
+	printf("  %-13s %" PRIu64 " syscalls, %" PRIu64 " non-deterministic instructions, %" PRIu64
+	       " signals, %" PRIu64 " thread creations/exits\n",
+	       "events", s->syscalls, s->nondet_insns, s->signals, s->thread_events);
+	printf("  %-13s %" PRIu64 " (%s), %" PRIu64 " with data, %" PRIu64 " all-zero; %" PRIu64
+	       " map entries\n",
+	       "pages", s->data_pages + s->zero_pages,
+	       human((s->data_pages + s->zero_pages) * h->page_size, a, sizeof a), s->data_pages,
+	       s->zero_pages, s->map_entries);
+	uint64_t raw = 0, stored = 0, file = 0;
+	for (size_t i = 0; i < pinball_reader_part_count(r); i++) {
+		const struct pinball_part_info *p = pinball_reader_part(r, i);
+		raw += p->raw_bytes;
+		stored += p->stored_bytes;
+		file += p->file_bytes;
+	}
+	printf("  %-13s raw %s, compressed %s, ratio %.2f; files %s\n", "size",
+	       human(raw, a, sizeof a), human(stored, b, sizeof b),
+	       stored ? (double)raw / (double)stored : 1.0, human(file, when, sizeof when));
+	printf("  %-18s %10s %12s %12s %7s\n", "part", "records", "raw", "compressed", "ratio");
+	for (size_t i = 0; i < pinball_reader_part_count(r); i++) {
+		const struct pinball_part_info *p = pinball_reader_part(r, i);
+		printf("  %-18s %10" PRIu64 " %12s %12s %7.2f\n", p->name, p->records,
+		       human(p->raw_bytes, a, sizeof a), human(p->stored_bytes, b, sizeof b),
+		       p->stored_bytes ? (double)p->raw_bytes / (double)p->stored_bytes : 1.0);
+	}
+	return 0;
+}
