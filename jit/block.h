@@ -9,7 +9,13 @@
 
 #include "instrument.h"
 
-enum { BLOCK_MAX_INSNS = 64, BLOCK_MAX_COUNTERS = 8 };
+enum { BLOCK_MAX_INSNS = 64, BLOCK_MAX_COUNTERS = 8, BLOCK_MAX_CALLOUTS = 4 };
+
+struct block_callout {
+	jit_callout_fn fn;
+	void *arg;
+	int slot; /* budget checks only */
+};
 
 struct block_insn {
 	uint64_t pc;
@@ -17,6 +23,8 @@ struct block_insn {
 	ZydisDecodedInstruction insn;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	int rep_counter_slot; /* -1: none */
+	struct block_callout callouts[BLOCK_MAX_CALLOUTS];
+	int callout_count;
 };
 
 struct block_counter {
@@ -30,6 +38,8 @@ struct jit_block {
 	struct block_insn insns[BLOCK_MAX_INSNS];
 	struct block_counter counters[BLOCK_MAX_COUNTERS];
 	size_t counter_count;
+	struct block_callout budgets[BLOCK_MAX_CALLOUTS];
+	int budget_count;
 };
 
 /* Runs every registered client over the block. */

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "fatal.h"
 #include "fragment.h"
+#include "instrument.h"
 #include "signals.h"
 #include "syscalls.h"
 #include "threads.h"
@@ -18,7 +19,8 @@ struct dispatch_stats dispatch_stats;
 
 static void link_exit(struct jit_exit *rec, const struct fragment *to)
 {
-	if (!rec->branch_field || rec->linked || !rel32_reaches(rec->branch_field, to->cache_pc))
+	if (!rec->branch_field || rec->linked || rec->generation != fragment_generation() ||
+	    !rel32_reaches(rec->branch_field, to->cache_pc))
 		return;
 	patch_rel32(rec->branch_field, to->cache_pc);
 	rec->linked = true;
@@ -60,6 +62,12 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 	case EXIT_BAD_OPCODE:
 		signals_app_fault(t, SIGILL, exit.target);
 		break;
+	case EXIT_CALLOUT: {
+		struct jit_callout c = {t, exit.target, exit.callout_arg, exit.block_remaining};
+		exit.callout(&c);
+		t->jump_target = (uint64_t)exit.resume;
+		return;
+	}
 	case EXIT_UNSUPPORTED:
 		fatal("the app ran an instruction the runtime does not support yet at 0x%lx",
 		      exit.target);

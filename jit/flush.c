@@ -5,11 +5,23 @@
 #include "threads.h"
 #include "translate.h"
 
-void jit_flush_cache(void)
+static void clear_lookup_tables(void)
 {
-	fragment_flush_all();
-	code_cache_reset();
 	for (size_t i = 0; i < threads_count(); i++)
 		thread_clear_ibl(threads_at(i));
+}
+
+void jit_flush_cache(void)
+{
+	fragment_retire_all();
+	clear_lookup_tables();
+	translate_stats.flushes++;
+}
+
+void jit_reset_cache(void)
+{
+	fragment_reclaim();
+	code_cache_reset();
+	clear_lookup_tables();
 	translate_stats.flushes++;
 }

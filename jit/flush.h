@@ -1,7 +1,13 @@
-/* Dropping every translation: code, fragment metadata and each thread's lookup table. */
+/* Dropping translations.
+ *
+ * jit_flush_cache: every translation is retired (see fragment.h): safe at any time, also
+ * from a callout while the thread is in the middle of a fragment; the old code is kept.
+ * jit_reset_cache: everything is freed and the cache memory reused: only when no thread
+ * is inside a fragment (the dispatcher, between blocks). */
 #ifndef JIT_FLUSH_H
 #define JIT_FLUSH_H
 
 void jit_flush_cache(void);
+void jit_reset_cache(void);
 
 #endif

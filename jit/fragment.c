@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rt_alloc.h"
+#include "x86_emit.h"
 
 enum {
 	HASH_BITS = 16,
@@ -23,7 +24,9 @@ struct pool_chunk {
 	size_t cap;
 	_Alignas(16) unsigned char data[];
 };
-static struct pool_chunk *pool;
+static struct pool_chunk *pool;	   /* the current generation's */
+static struct pool_chunk *retired; /* older generations', until reclaimed */
+static struct jit_exit *linkable;  /* the current generation's direct exits */
 
 /* Pages holding translated app code: open addressing on page numbers (0 = empty). When it
  * fills, it degrades to "everything may be translated", which only costs extra flushes. */
@@ -117,19 +120,63 @@ bool fragment_range_translated(uint64_t start, uint64_t end)
 	return false;
 }
 
-void fragment_flush_all(void)
+struct jit_exit *fragment_new_exit(enum exit_kind kind, uint64_t target)
+{
+	struct jit_exit *rec = fragment_meta_alloc(sizeof *rec);
+	if (!rec)
+		return NULL;
+	*rec = (struct jit_exit){.kind = kind, .target = target, .generation = generation};
+	if (kind == EXIT_DIRECT) {
+		rec->next_linkable = linkable;
+		linkable = rec;
+	}
+	return rec;
+}
+
+static void forget_fragments(void)
 {
 	memset(buckets, 0, sizeof buckets);
 	memset(pages, 0, sizeof pages);
 	page_count = 0;
 	pages_overflowed = false;
 	count = 0;
+	linkable = NULL;
+	generation++;
+}
+
+void fragment_retire_all(void)
+{
+	for (struct jit_exit *e = linkable; e; e = e->next_linkable) {
+		if (e->linked) {
+			patch_rel32(e->branch_field, e->stub);
+			e->linked = false;
+		}
+	}
+	/* Move the pool's chunks onto the retired list. */
 	while (pool) {
 		struct pool_chunk *prev = pool->prev;
-		rt_free(pool);
+		pool->prev = retired;
+		retired = pool;
 		pool = prev;
 	}
-	generation++;
+	forget_fragments();
+}
+
+static void free_chunks(struct pool_chunk *c)
+{
+	while (c) {
+		struct pool_chunk *prev = c->prev;
+		rt_free(c);
+		c = prev;
+	}
+}
+
+void fragment_reclaim(void)
+{
+	free_chunks(pool);
+	free_chunks(retired);
+	pool = retired = NULL;
+	forget_fragments();
 }
 
 uint64_t fragment_generation(void) { return generation; }

@@ -1,8 +1,10 @@
 /* Fragments (translated basic blocks), their exits, and the map from app pc to fragment.
  *
- * All fragment metadata lives in one pool that is dropped as a whole when the cache is
- * flushed; `fragment_generation()` changes at every flush so that code holding an exit
- * record across a flush can tell it is stale. */
+ * Translations live in generations. Retiring a generation (fragment_retire_all) forgets
+ * its fragments and unlinks their exits, but keeps their code and metadata: a thread that
+ * is inside an old fragment finishes its block there and then leaves through an exit stub
+ * into the dispatcher, which never links an old exit again. Reclaiming (fragment_reclaim)
+ * frees everything and may only happen when no thread is inside a fragment. */
 #ifndef JIT_FRAGMENT_H
 #define JIT_FRAGMENT_H
 
@@ -17,13 +19,23 @@ enum exit_kind {
 	EXIT_BAD_FETCH,	  /* the app jumped where no instruction can be read */
 	EXIT_BAD_OPCODE,  /* the bytes at target do not decode */
 	EXIT_UNSUPPORTED, /* an instruction the runtime cannot run yet */
+	EXIT_CALLOUT,	  /* a client's call into C; resume at `resume` */
 };
 
+struct jit_callout;
 struct jit_exit {
 	enum exit_kind kind;
 	uint64_t target;	/* app pc */
 	uint8_t *branch_field;	/* rel32 of the branch that leads to this exit's stub */
+	uint8_t *stub;		/* the stub itself, where an unlinked branch points */
+	uint64_t generation;
 	bool linked;
+	struct jit_exit *next_linkable; /* list of the generation's direct exits */
+	/* EXIT_CALLOUT only */
+	void (*callout)(const struct jit_callout *c);
+	void *callout_arg;
+	uint32_t block_remaining;
+	uint8_t *resume;
 };
 
 struct fragment {
@@ -44,8 +56,14 @@ void fragment_insert(struct fragment *f);
 /* True when some fragment was translated from app bytes in [start, end). */
 bool fragment_range_translated(uint64_t start, uint64_t end);
 
-/* Drops every fragment and all metadata; the code cache must be reset alongside. */
-void fragment_flush_all(void);
+/* A new exit record of the current generation (NULL when out of memory). Direct exits are
+ * remembered so that retiring the generation can unlink them. */
+struct jit_exit *fragment_new_exit(enum exit_kind kind, uint64_t target);
+
+/* Forgets every fragment and points every linked branch back at its stub. */
+void fragment_retire_all(void);
+/* Frees all metadata, current and retired; the code cache is reset alongside. */
+void fragment_reclaim(void);
 uint64_t fragment_generation(void);
 size_t fragment_count(void);
 

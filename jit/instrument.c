@@ -1,6 +1,7 @@
 #include "instrument.h"
 
 #include "block.h"
+#include "flush.h"
 #include "thread_block.h"
 #include "threads.h"
 
@@ -60,6 +61,28 @@ void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot)
 {
 	b->insns[i].rep_counter_slot = slot;
 }
+
+void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *arg)
+{
+	struct block_insn *bi = &b->insns[i];
+	if (bi->callout_count < BLOCK_MAX_CALLOUTS)
+		bi->callouts[bi->callout_count++] = (struct block_callout){fn, arg, -1};
+}
+
+void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg)
+{
+	if (b->budget_count < BLOCK_MAX_CALLOUTS)
+		b->budgets[b->budget_count++] = (struct block_callout){fn, arg, slot};
+}
+
+uint64_t jit_thread_gpr(const struct jit_thread *t, int reg) { return t->gpr[reg]; }
+
+void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value)
+{
+	t->client_slots[slot] = value;
+}
+
+void jit_request_retranslation(void) { jit_flush_cache(); }
 
 void instrument_block(struct jit_block *b)
 {

@@ -33,6 +33,31 @@ void jit_insert_block_counter(struct jit_block *b, int slot, uint32_t amount);
 /* Adds to the thread's slot the iterations that REP string instruction i executes. */
 void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot);
 
+/* A call from the cache into C, placed before instruction i. The thread leaves the cache
+ * with its whole app state saved, fn runs on the runtime stack (TLS-free code only), and
+ * the thread resumes at instruction i. fn may call jit_flush_cache: the thread still
+ * finishes its current block as translated, later blocks are translated afresh. */
+struct jit_callout {
+	struct jit_thread *thread;
+	uint64_t pc;		  /* app pc of the instruction the call is placed before */
+	void *arg;
+	uint32_t block_remaining; /* instructions from that one to the block's end */
+};
+typedef void (*jit_callout_fn)(const struct jit_callout *c);
+
+void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *arg);
+
+/* At block start, subtracts the block's length from the thread's slot; when the result is
+ * negative, calls fn before the block runs (pc = the block's first instruction). */
+void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg);
+
+/* The app's registers while a callout runs (hardware numbering, GPR_RAX...). */
+uint64_t jit_thread_gpr(const struct jit_thread *t, int reg);
+void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value);
+
+/* Retranslate everything from the next block on (instrumentation changed). */
+void jit_request_retranslation(void);
+
 struct jit_client {
 	const char *name;
 	void *arg;

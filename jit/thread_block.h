@@ -26,7 +26,7 @@
 #define TB_SCRATCH_REG 0x148 /* spill slot for a borrowed register */
 #define TB_USE_XSAVEOPT 0x150
 #define TB_IBL_TARGET 0x158 /* app pc of an indirect branch that missed the table */
-#define TB_UNUSED_160 0x160
+#define TB_SCRATCH_FLAGS 0x160 /* lahf/seto image of the app flags */
 #define TB_USE_FSGSBASE 0x168
 #define TB_SCRATCH_REP 0x170 /* rcx before a rep string instruction */
 #define TB_IBL_HITS 0x178    /* counted only with -jit:stats */
@@ -82,7 +82,7 @@ struct jit_thread {
 	uint64_t scratch_reg;
 	uint64_t use_xsaveopt;
 	uint64_t ibl_target;
-	uint64_t unused_160;
+	uint64_t scratch_flags;
 	uint64_t use_fsgsbase;
 	uint64_t scratch_rep;
 	uint64_t ibl_hits;
@@ -114,6 +114,7 @@ TB_CHECK(ibl_target, TB_IBL_TARGET);
 TB_CHECK(use_fsgsbase, TB_USE_FSGSBASE);
 TB_CHECK(use_xsaveopt, TB_USE_XSAVEOPT);
 TB_CHECK(scratch_rep, TB_SCRATCH_REP);
+TB_CHECK(scratch_flags, TB_SCRATCH_FLAGS);
 TB_CHECK(ibl_hits, TB_IBL_HITS);
 TB_CHECK(client_slots, TB_CLIENT_SLOTS);
 TB_CHECK(xsave_area, TB_XSAVE_AREA);

@@ -16,7 +16,7 @@ enum {
 	PAGE = 4096,
 	FETCH_MAX = BLOCK_MAX_INSNS * ZYDIS_MAX_INSTRUCTION_LENGTH,
 	READABLE_SLOTS = 4096,
-	CACHE_PER_INSN = 256, /* worst case: an indirect call with its inline lookup */
+	CACHE_PER_INSN = 256 + 4 * 32, /* an indirect call with its lookup, and callouts */
 	CACHE_PER_BLOCK = 512,
 	MAX_EXITS = 4,
 	MAX_CONSTANTS = 2,
@@ -117,13 +117,6 @@ static bool uses_gs(const struct block_insn *bi)
 	return false;
 }
 
-static struct jit_exit *new_exit(enum exit_kind kind, uint64_t target)
-{
-	struct jit_exit *rec = fragment_meta_alloc(sizeof *rec);
-	if (rec)
-		*rec = (struct jit_exit){.kind = kind, .target = target};
-	return rec;
-}
 
 /* mov %rax,%gs:scratch; movabs $rec,%rax; jmp *%gs:enter_dispatch */
 static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
@@ -135,7 +128,7 @@ static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
 
 static void emit_inline_exit(struct translation *t, enum exit_kind kind, uint64_t target)
 {
-	struct jit_exit *rec = new_exit(kind, target);
+	struct jit_exit *rec = fragment_new_exit(kind, target);
 	if (!rec) {
 		t->failed = true;
 		return;
@@ -152,7 +145,7 @@ static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
 		patch_rel32(field, known->cache_pc);
 		return;
 	}
-	struct jit_exit *rec = new_exit(EXIT_DIRECT, target);
+	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, target);
 	if (!rec || t->exit_count == MAX_EXITS) {
 		t->failed = true;
 		return;
@@ -366,6 +359,77 @@ static void emit_copy(struct translation *t, const struct block_insn *bi)
 	}
 }
 
+/* A callout: leave through the dispatcher, which calls fn and resumes right here. */
+static void emit_callout(struct translation *t, const struct block_callout *c, uint64_t pc,
+			 uint32_t block_remaining)
+{
+	struct jit_exit *rec = fragment_new_exit(EXIT_CALLOUT, pc);
+	if (!rec) {
+		t->failed = true;
+		return;
+	}
+	rec->callout = c->fn;
+	rec->callout_arg = c->arg;
+	rec->block_remaining = block_remaining;
+	emit_exit_stub(&t->e, rec);
+	rec->resume = t->e.cur;
+}
+
+static void emit_save_flags(struct emitter *e)
+{
+	static const uint8_t save[] = {0x9f, 0x0f, 0x90, 0xc0}; /* lahf; seto %al */
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_bytes(e, save, sizeof save);
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
+}
+
+static void emit_restore_flags(struct emitter *e)
+{
+	static const uint8_t restore[] = {0x04, 0x7f, 0x9e}; /* add $0x7f,%al; sahf */
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
+	emit_bytes(e, restore, sizeof restore);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+}
+
+/* Patches a rel8 branch at `field` to land at the emitter's current position. */
+static void land_rel8(struct emitter *e, uint8_t *field)
+{
+	if (!e->overflow)
+		*field = (uint8_t)(e->cur - (field + 1));
+}
+
+/* sub $n,%gs:slot; when negative, the callout. Flags are preserved when live. */
+static void emit_budget_check(struct translation *t, const struct block_callout *c,
+			      uint32_t n, bool flags_live)
+{
+	struct emitter *e = &t->e;
+	static const uint8_t sub_gs[] = {0x65, 0x48, 0x81, 0x2c, 0x25}; /* subq $i32,%gs:d32 */
+	if (flags_live)
+		emit_save_flags(e);
+	emit_bytes(e, sub_gs, sizeof sub_gs);
+	emit_u32(e, TB_CLIENT_SLOTS + 8u * (uint32_t)c->slot);
+	emit_u32(e, n);
+	if (!flags_live) {
+		emit_u8(e, 0x79); /* jns over the callout */
+		uint8_t *skip = e->cur;
+		emit_u8(e, 0);
+		emit_callout(t, c, block.start_pc, (uint32_t)block.length);
+		land_rel8(e, skip);
+		return;
+	}
+	emit_u8(e, 0x78); /* js fire */
+	uint8_t *fire = e->cur;
+	emit_u8(e, 0);
+	emit_restore_flags(e);
+	emit_u8(e, 0xeb); /* jmp over the callout */
+	uint8_t *skip = e->cur;
+	emit_u8(e, 0);
+	land_rel8(e, fire);
+	emit_restore_flags(e);
+	emit_callout(t, c, block.start_pc, (uint32_t)block.length);
+	land_rel8(e, skip);
+}
+
 /* Iterations of a REP string instruction: add %rcx before it, subtract it after
  * (as ~rcx + 1, so that no flag changes). */
 static void emit_rep_counter(struct emitter *e, int slot, bool after)
@@ -505,6 +569,7 @@ static enum exit_kind decode_block(uint64_t pc)
 	block.start_pc = pc;
 	block.length = 0;
 	block.counter_count = 0;
+	block.budget_count = 0;
 	while (block.length < BLOCK_MAX_INSNS && off < avail) {
 		struct block_insn *bi = &block.insns[block.length];
 		if (ZYAN_FAILED(ZydisDecoderDecodeFull(&decoder, fetch_buf + off, avail - off,
@@ -519,6 +584,7 @@ static enum exit_kind decode_block(uint64_t pc)
 		bi->pc = pc + off;
 		bi->bytes = fetch_buf + off;
 		bi->rep_counter_slot = -1;
+		bi->callout_count = 0;
 		block.length++;
 		off += bi->insn.length;
 		if (ends_block(bi))
@@ -529,7 +595,8 @@ static enum exit_kind decode_block(uint64_t pc)
 
 static bool emit_block(struct translation *t)
 {
-	bool keep_flags = block.counter_count && block_flags_live_from(&block, 0);
+	bool keep_flags = (block.counter_count || block.budget_count) &&
+			  block_flags_live_from(&block, 0);
 	for (size_t i = 0; i < block.counter_count; i++) {
 		uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)block.counters[i].slot;
 		if (keep_flags)
@@ -537,9 +604,13 @@ static bool emit_block(struct translation *t)
 		else
 			emit_add_gs(&t->e, off, block.counters[i].amount);
 	}
+	for (int i = 0; i < block.budget_count; i++)
+		emit_budget_check(t, &block.budgets[i], (uint32_t)block.length, keep_flags);
 	bool ended = false;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
+		for (int c = 0; c < bi->callout_count; c++)
+			emit_callout(t, &bi->callouts[c], bi->pc, (uint32_t)(block.length - i));
 		if (bi->rep_counter_slot >= 0)
 			emit_rep_counter(&t->e, bi->rep_counter_slot, false);
 		ended = emit_insn(t, bi);
@@ -553,6 +624,7 @@ static bool emit_block(struct translation *t)
 	for (int i = 0; i < t->exit_count; i++) {
 		uint8_t *stub = t->e.cur;
 		t->exits[i].rec->branch_field = t->exits[i].field;
+		t->exits[i].rec->stub = stub;
 		emit_exit_stub(&t->e, t->exits[i].rec);
 		if (!t->e.overflow)
 			patch_rel32(t->exits[i].field, stub);
@@ -605,7 +677,7 @@ struct fragment *translate_block(uint64_t app_pc)
 	translate_stats.blocks++;
 	struct fragment *f = try_translate(app_pc, start);
 	if (!f) {
-		jit_flush_cache();
+		jit_reset_cache(); /* translation happens between blocks: no thread is inside */
 		f = try_translate(app_pc, start);
 	}
 	return f;
