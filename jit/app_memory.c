@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <sys/mman.h>
 
+#include "block.h"
 #include "config.h"
+#include "rt_format.h"
 #include "flush.h"
 #include "fragment.h"
 #include "rt_syscall.h"
@@ -68,11 +70,26 @@ static void flush_if_translated(uint64_t addr, uint64_t len)
 		jit_flush_cache();
 }
 
+/* Tells the clients about an executable file mapping (a library being loaded). */
+static void report_exec_mapping(long fd, uint64_t start, uint64_t len, uint64_t offset)
+{
+	char link[64], path[4096];
+	rt_format(link, sizeof link, "/proc/self/fd/%ld", fd);
+	long n = rt_syscall3(SYS_readlink, (long)link, (long)path, sizeof path - 1);
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	instrument_image_mapped(path, start, start + len, offset);
+}
+
 long app_mmap(const long a[6])
 {
 	if (a[3] & MAP_FIXED)
 		flush_if_translated((uint64_t)a[0], (uint64_t)a[1]);
-	return rt_syscall6(SYS_mmap, a[0], a[1], app_prot(a[2]), a[3], a[4], a[5]);
+	long r = rt_syscall6(SYS_mmap, a[0], a[1], app_prot(a[2]), a[3], a[4], a[5]);
+	if (!rt_is_error(r) && (a[2] & PROT_EXEC) && !(a[3] & MAP_ANONYMOUS) && a[4] >= 0)
+		report_exec_mapping(a[4], (uint64_t)r, (uint64_t)a[1], (uint64_t)a[5]);
+	return r;
 }
 
 long app_munmap(uint64_t addr, uint64_t len)

@@ -25,6 +25,7 @@ struct block_insn {
 	int rep_counter_slot; /* -1: none */
 	struct block_callout callouts[BLOCK_MAX_CALLOUTS];
 	int callout_count;
+	bool suppressed;
 };
 
 struct block_counter {
@@ -45,6 +46,11 @@ struct jit_block {
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
 void instrument_at_exit(int status);
+void instrument_thread_start(struct jit_thread *t, uint64_t pc);
+void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset);
+
+/* Whether instruction i is counted at block start (REP string ones count per iteration). */
+bool instrument_counted(const struct jit_block *b, size_t i);
 
 /* True when some status flag may be read before it is written, from instruction `from`
  * to the end of the block (the block's exits count as reads). */

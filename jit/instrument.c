@@ -1,6 +1,9 @@
 #include "instrument.h"
 
+#include <sys/uio.h>
+
 #include "block.h"
+#include "rt_syscall.h"
 #include "flush.h"
 #include "thread_block.h"
 #include "threads.h"
@@ -10,6 +13,7 @@ enum { MAX_CLIENTS = 8 };
 static const struct jit_client *clients[MAX_CLIENTS];
 static int client_count;
 static int slots_reserved;
+static int icount_slot = -1;
 
 void jit_register_client(const struct jit_client *c)
 {
@@ -62,6 +66,18 @@ void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot)
 	b->insns[i].rep_counter_slot = slot;
 }
 
+const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i) { return b->insns[i].bytes; }
+
+void jit_suppress_insn(struct jit_block *b, size_t i) { b->insns[i].suppressed = true; }
+
+bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
+{
+	struct iovec local = {dst, len};
+	struct iovec remote = {(void *)addr, len};
+	return rt_syscall6(SYS_process_vm_readv, rt_getpid(), (long)&local, 1, (long)&remote, 1,
+			   0) == (long)len;
+}
+
 void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *arg)
 {
 	struct block_insn *bi = &b->insns[i];
@@ -84,8 +100,60 @@ void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value)
 
 void jit_request_retranslation(void) { jit_flush_cache(); }
 
+void jit_enable_icount(void)
+{
+	if (icount_slot < 0)
+		icount_slot = jit_thread_slot_reserve();
+}
+
+uint64_t jit_thread_icount(const struct jit_thread *t)
+{
+	return icount_slot < 0 ? 0 : t->client_slots[icount_slot];
+}
+
+uint64_t jit_callout_icount(const struct jit_callout *c)
+{
+	return jit_thread_icount(c->thread) - c->block_remaining;
+}
+
+bool instrument_counted(const struct jit_block *b, size_t i)
+{
+	return !jit_insn_is_rep_string(&b->insns[i].insn);
+}
+
+/* The built-in instruction count: the block's countable instructions at its start, and
+ * the iterations of each REP string instruction around it. */
+static void count_instructions(struct jit_block *b)
+{
+	uint32_t plain = 0;
+	for (size_t i = 0; i < b->length; i++) {
+		if (instrument_counted(b, i))
+			plain++;
+		else
+			jit_insert_rep_counter(b, i, icount_slot);
+	}
+	if (plain)
+		jit_insert_block_counter(b, icount_slot, plain);
+}
+
+void instrument_thread_start(struct jit_thread *t, uint64_t pc)
+{
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->thread_start)
+			clients[i]->thread_start(t, pc, clients[i]->arg);
+}
+
+void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset)
+{
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->image_mapped)
+			clients[i]->image_mapped(path, start, end, offset, clients[i]->arg);
+}
+
 void instrument_block(struct jit_block *b)
 {
+	if (icount_slot >= 0)
+		count_instructions(b);
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->instrument_block)
 			clients[i]->instrument_block(b, clients[i]->arg);

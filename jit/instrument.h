@@ -20,9 +20,23 @@ size_t jit_block_length(const struct jit_block *b); /* instructions in the block
 uint64_t jit_block_pc(const struct jit_block *b, size_t i);
 const ZydisDecodedInstruction *jit_block_insn(const struct jit_block *b, size_t i);
 const ZydisDecodedOperand *jit_block_operands(const struct jit_block *b, size_t i);
+const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i); /* insn->length bytes */
+
+/* Instruction i is not executed (its callouts still run): the int3 of an int3 alarm. */
+void jit_suppress_insn(struct jit_block *b, size_t i);
+
+/* Copies app memory without faulting: false when some byte is unreadable. */
+bool jit_read_app_memory(void *dst, uint64_t addr, size_t len);
 
 /* A REP/REPE/REPNE-prefixed string instruction: it executes once per iteration. */
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn);
+
+/* Per-thread instruction counts (a REP string instruction counts once per iteration),
+ * maintained inline once some client asks for them (before the app starts). */
+void jit_enable_icount(void);
+/* Instructions the thread has executed: exact between blocks (at exits and thread exit);
+ * inside a callout use jit_callout_icount. */
+uint64_t jit_thread_icount(const struct jit_thread *t);
 
 /* Per-thread 64-bit counters that inline code can bump: reserve before the app starts. */
 int jit_thread_slot_reserve(void); /* -1 when none is left */
@@ -41,9 +55,12 @@ struct jit_callout {
 	struct jit_thread *thread;
 	uint64_t pc;		  /* app pc of the instruction the call is placed before */
 	void *arg;
-	uint32_t block_remaining; /* instructions from that one to the block's end */
+	uint32_t block_remaining; /* counted instructions from that one to the block's end */
 };
 typedef void (*jit_callout_fn)(const struct jit_callout *c);
+
+/* The thread's exact instruction count at the callout (instructions before `pc`). */
+uint64_t jit_callout_icount(const struct jit_callout *c);
 
 void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *arg);
 
@@ -62,8 +79,13 @@ struct jit_client {
 	const char *name;
 	void *arg;
 	void (*instrument_block)(struct jit_block *b, void *arg);
-	/* Called once on the exiting thread when the process exits (exit_group, last thread's
-	 * exit, or a fatal signal is about to be re-raised is NOT included). */
+	/* On the new thread before its first instruction (pc) runs. */
+	void (*thread_start)(struct jit_thread *t, uint64_t pc, void *arg);
+	/* An executable file mapping appeared (the program, its interpreter, a library). */
+	void (*image_mapped)(const char *path, uint64_t start, uint64_t end, uint64_t offset,
+			     void *arg);
+	/* Once, on the exiting thread, when the process exits normally (exit_group or the last
+	 * thread's exit). Not called when the app dies of a signal. */
 	void (*at_exit)(int status, void *arg);
 };
 

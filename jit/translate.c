@@ -413,7 +413,7 @@ static void emit_budget_check(struct translation *t, const struct block_callout 
 		emit_u8(e, 0x79); /* jns over the callout */
 		uint8_t *skip = e->cur;
 		emit_u8(e, 0);
-		emit_callout(t, c, block.start_pc, (uint32_t)block.length);
+		emit_callout(t, c, block.start_pc, n);
 		land_rel8(e, skip);
 		return;
 	}
@@ -426,13 +426,13 @@ static void emit_budget_check(struct translation *t, const struct block_callout 
 	emit_u8(e, 0);
 	land_rel8(e, fire);
 	emit_restore_flags(e);
-	emit_callout(t, c, block.start_pc, (uint32_t)block.length);
+	emit_callout(t, c, block.start_pc, n);
 	land_rel8(e, skip);
 }
 
 /* Iterations of a REP string instruction: add %rcx before it, subtract it after
- * (as ~rcx + 1, so that no flag changes). */
-static void emit_rep_counter(struct emitter *e, int slot, bool after)
+ * (as ~rcx + 1, so that no flag changes); `down` counts the other way (budgets). */
+static void emit_rep_counter(struct emitter *e, int slot, bool after, bool down)
 {
 	uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)slot;
 	static const uint8_t add_rcx[] = {0x48, 0x8d, 0x04, 0x08};	       /* lea (%rax,%rcx),%rax */
@@ -440,7 +440,7 @@ static void emit_rep_counter(struct emitter *e, int slot, bool after)
 	static const uint8_t add_neg_rcx[] = {0x48, 0x8d, 0x44, 0x08, 0x01}; /* lea 1(%rax,%rcx) */
 	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
 	emit_load_gs(e, GPR_RAX, off);
-	if (after) {
+	if (after != down) {
 		emit_bytes(e, not_rcx, sizeof not_rcx);
 		emit_bytes(e, add_neg_rcx, sizeof add_neg_rcx);
 		emit_bytes(e, not_rcx, sizeof not_rcx);
@@ -585,12 +585,24 @@ static enum exit_kind decode_block(uint64_t pc)
 		bi->bytes = fetch_buf + off;
 		bi->rep_counter_slot = -1;
 		bi->callout_count = 0;
+		bi->suppressed = false;
 		block.length++;
 		off += bi->insn.length;
 		if (ends_block(bi))
 			break;
 	}
 	return block.length ? EXIT_DIRECT : EXIT_BAD_FETCH;
+}
+
+/* Around a REP string instruction: its iterations count up in its counter and down in
+ * the block's budgets, which measure the same instructions. */
+static void emit_rep_counters(struct translation *t, const struct block_insn *bi, bool after)
+{
+	if (bi->rep_counter_slot < 0)
+		return;
+	emit_rep_counter(&t->e, bi->rep_counter_slot, after, false);
+	for (int i = 0; i < block.budget_count; i++)
+		emit_rep_counter(&t->e, block.budgets[i].slot, after, true);
 }
 
 static bool emit_block(struct translation *t)
@@ -604,18 +616,21 @@ static bool emit_block(struct translation *t)
 		else
 			emit_add_gs(&t->e, off, block.counters[i].amount);
 	}
+	uint32_t counted = 0; /* counted instructions from i to the end of the block */
+	for (size_t i = 0; i < block.length; i++)
+		counted += instrument_counted(&block, i);
 	for (int i = 0; i < block.budget_count; i++)
-		emit_budget_check(t, &block.budgets[i], (uint32_t)block.length, keep_flags);
+		emit_budget_check(t, &block.budgets[i], counted, keep_flags);
 	bool ended = false;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
 		for (int c = 0; c < bi->callout_count; c++)
-			emit_callout(t, &bi->callouts[c], bi->pc, (uint32_t)(block.length - i));
-		if (bi->rep_counter_slot >= 0)
-			emit_rep_counter(&t->e, bi->rep_counter_slot, false);
-		ended = emit_insn(t, bi);
-		if (bi->rep_counter_slot >= 0)
-			emit_rep_counter(&t->e, bi->rep_counter_slot, true);
+			emit_callout(t, &bi->callouts[c], bi->pc, counted);
+		counted -= instrument_counted(&block, i);
+		emit_rep_counters(t, bi, false);
+		if (!bi->suppressed)
+			ended = emit_insn(t, bi);
+		emit_rep_counters(t, bi, true);
 	}
 	if (!ended) {
 		const struct block_insn *last = &block.insns[block.length - 1];

@@ -32,6 +32,10 @@ static void usage(void)
 	printf("usage: logger [knobs] [--] PROGRAM [ARGS...]\n\nknobs:\n");
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		printf("  %-26s %s\n", knobs[i].name, knobs[i].help);
+	printf("  %-26s %s\n", "-control SPEC", "region control (docs/controller.md)");
+	printf("  %-26s %s\n", "-controller_log FILE", "log every controller event");
+	printf("  %-26s %s\n", "-skip N -length M", "legacy region knobs");
+	printf("  %-26s %s\n", "-uniform-*, -interactive-file", "legacy and interactive control");
 }
 
 static const struct knob *find(const char *name)
@@ -47,9 +51,18 @@ static bool is_bool_value(const char *s) { return s && (!strcmp(s, "0") || !strc
 int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 {
 	*k = (struct logger_knobs){.log = true, .follow_execv = true};
+	k->control = control_spec_new();
+	struct control_error cerr;
 	int i = 1;
 	while (i < argc) {
 		const char *arg = argv[i];
+		int taken = k->control ? control_spec_take_knob(k->control, argc, argv, &i, &cerr) : 0;
+		if (taken < 0) {
+			fprintf(stderr, "logger: %s\n", cerr.message);
+			return 2;
+		}
+		if (taken > 0)
+			continue;
 		if (!strcmp(arg, "--")) {
 			k->knob_end = i;
 			k->program_index = i + 1;
@@ -83,6 +96,10 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 			*(const char **)field = argv[++i];
 		}
 		i++;
+	}
+	if (!k->control || control_spec_finish(k->control, &cerr)) {
+		fprintf(stderr, "logger: %s\n", k->control ? cerr.message : "out of memory");
+		return 2;
 	}
 	if (!k->program_index || k->program_index >= argc) {
 		fprintf(stderr, "logger: error: no program given (usage: logger [knobs] -- "

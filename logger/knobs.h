@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "control_spec.h"
+
 struct logger_knobs {
 	bool log;	 /* -log 0|1: record a pinball (default 1) */
 	bool icount;	 /* -icount */
@@ -13,12 +15,13 @@ struct logger_knobs {
 	bool selftest_escape;	/* -jit:selftest_escape */
 	bool follow_execv;	/* -follow_execv 0|1 (default 1) */
 	const char *argv0;	/* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
+	struct control_spec *control; /* -control and the other controller knobs, finished */
 	int program_index;	/* argv index of the program */
 	int knob_end;		/* argv index one past the last knob (before any `--`) */
 };
 
-/* Returns 0, or 2 after printing a one-line error (bad knob, missing program), or -1 when
- * help was printed. */
+/* Returns 0, or 2 after printing a one-line error (bad knob, bad -control, missing
+ * program), or -1 when help was printed. */
 int knobs_parse(int argc, char **argv, struct logger_knobs *k);
 
 #endif

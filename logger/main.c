@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "control_engine.h"
 #include "icount.h"
 #include "jit.h"
 #include "knobs.h"
@@ -32,15 +33,23 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 }
 
 /* Resolves FILE against the current directory now: the app may chdir before exit. */
-static char *absolute_output(const char *file)
+static char *absolute_output(const char *file, bool truncate)
 {
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(file, O_WRONLY | O_CREAT | (truncate ? O_TRUNC : 0) | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "logger: error: cannot write '%s': %m\n", file);
 		return NULL;
 	}
 	close(fd);
 	return realpath(file, NULL);
+}
+
+/* With -log 0 the controller's events only drive the analysis tools. */
+static void forward_event(const struct control_event_info *ev, void *arg)
+{
+	const struct logger_knobs *k = arg;
+	if (k->icount)
+		icount_tool_event(ev);
 }
 
 int main(int argc, char **argv)
@@ -56,9 +65,21 @@ int main(int argc, char **argv)
 	}
 	if (k.icount) {
 		char *out = NULL;
-		if (k.oicount && !(out = absolute_output(k.oicount)))
+		if (k.oicount && !(out = absolute_output(k.oicount, true)))
 			return 2;
 		icount_tool_register(out);
+	}
+	if (k.icount || k.control->log_file || k.control->nchains) {
+		/* A process reached by following execve keeps appending to the same log. */
+		bool followed = k.argv0 != NULL;
+		char *log = NULL;
+		if (k.control->log_file && !(log = absolute_output(k.control->log_file, !followed)))
+			return 2;
+		char err[512];
+		if (control_engine_start(k.control, forward_event, &k, log, err, sizeof err)) {
+			fprintf(stderr, "logger: error: %s\n", err);
+			return 2;
+		}
 	}
 	static char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);

@@ -128,9 +128,20 @@ int elf_map(const char *path, bool exec_prot, struct elf_image *img, char *err, 
 	}
 
 	for (int i = 0; i < eh.e_phnum; i++) {
-		if (ph[i].p_type == PT_LOAD && map_segment(fd, &ph[i], img->bias, exec_prot)) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (map_segment(fd, &ph[i], img->bias, exec_prot)) {
 			fail(err, errlen, path, strerror(errno));
 			goto out;
+		}
+		if ((ph[i].p_flags & PF_X) && img->exec_count < ELF_MAX_EXEC_SEGMENTS) {
+			uint64_t start = page_down(img->bias + ph[i].p_vaddr);
+			img->exec_segments[img->exec_count].start = start;
+			img->exec_segments[img->exec_count].end =
+				page_up(img->bias + ph[i].p_vaddr + ph[i].p_memsz);
+			img->exec_segments[img->exec_count].offset =
+				ph[i].p_offset - (img->bias + ph[i].p_vaddr - start);
+			img->exec_count++;
 		}
 	}
 	img->entry = img->bias + eh.e_entry;

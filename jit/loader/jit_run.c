@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../app_memory.h"
+#include "../block.h"
 #include "../config.h"
 #include "../dispatcher.h"
 #include "../fatal.h"
@@ -47,6 +48,13 @@ static char *join_cmdline(char *const *argv, size_t *len)
 	}
 	*len = n;
 	return buf;
+}
+
+static void report_image(const char *path, const struct elf_image *img)
+{
+	for (int i = 0; i < img->exec_count; i++)
+		instrument_image_mapped(path, img->exec_segments[i].start, img->exec_segments[i].end,
+					img->exec_segments[i].offset);
 }
 
 static void set_process_name(const char *exec_path)
@@ -113,10 +121,15 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 		return 1;
 	}
 	signals_init();
+	report_image(jit_config.app_exe_path, &exe);
+	if (dynamic)
+		report_image(exe.interp, &interp);
+	uint64_t entry = dynamic ? interp.entry : exe.entry;
+	instrument_thread_start(t, entry);
 	t->gpr[GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
 	t->app_fs = 0;
 	fflush(NULL);
-	t->jump_target = (uint64_t)dispatch_find_fragment(dynamic ? interp.entry : exe.entry)->cache_pc;
+	t->jump_target = (uint64_t)dispatch_find_fragment(entry)->cache_pc;
 	jit_resume_cache();
 }

@@ -7,21 +7,42 @@
 #include "rt_format.h"
 #include "rt_syscall.h"
 
-static int slot = -1;
+enum { MAX_THREADS = 1024 };
+
+struct thread_count {
+	bool inside;
+	uint64_t since; /* the thread's icount when its region began */
+	uint64_t total;
+};
+
+static struct thread_count counts[MAX_THREADS];
 static const char *output;
 
-static void instrument(struct jit_block *b, void *arg)
+static void apply(uint32_t tid, enum control_event event, uint64_t icount)
 {
-	(void)arg;
-	uint32_t plain = 0;
-	for (size_t i = 0; i < jit_block_length(b); i++) {
-		if (jit_insn_is_rep_string(jit_block_insn(b, i)))
-			jit_insert_rep_counter(b, i, slot);
-		else
-			plain++;
+	if (tid >= MAX_THREADS)
+		return;
+	struct thread_count *c = &counts[tid];
+	if (event == CONTROL_EVENT_START && !c->inside) {
+		c->inside = true;
+		c->since = icount;
+	} else if (event == CONTROL_EVENT_STOP && c->inside) {
+		c->inside = false;
+		c->total += icount - c->since;
 	}
-	if (plain)
-		jit_insert_block_counter(b, slot, plain);
+}
+
+void icount_tool_event(const struct control_event_info *ev)
+{
+	if (!ev->bcast) {
+		apply(ev->tid, ev->event, ev->icount);
+		return;
+	}
+	for (size_t i = 0; i < jit_thread_count(); i++) {
+		const struct jit_thread *t = jit_thread_at(i);
+		uint32_t tid = jit_thread_id(t);
+		apply(tid, ev->event, tid == ev->tid ? ev->icount : jit_thread_icount(t));
+	}
 }
 
 static void report(int status, void *arg)
@@ -40,9 +61,11 @@ static void report(int status, void *arg)
 	uint64_t total = 0;
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		const struct jit_thread *t = jit_thread_at(i);
-		uint64_t n = jit_thread_slot_value(t, slot);
+		uint32_t tid = jit_thread_id(t);
+		apply(tid, CONTROL_EVENT_STOP, jit_thread_icount(t)); /* close open regions */
+		uint64_t n = tid < MAX_THREADS ? counts[tid].total : 0;
 		total += n;
-		rt_dprintf(fd, "icount tid=%u %lu\n", jit_thread_id(t), n);
+		rt_dprintf(fd, "icount tid=%u %lu\n", tid, n);
 	}
 	rt_dprintf(fd, "icount total %lu\n", total);
 	if (output)
@@ -51,16 +74,12 @@ static void report(int status, void *arg)
 
 static const struct jit_client client = {
 	.name = "icount",
-	.instrument_block = instrument,
 	.at_exit = report,
 };
 
-int icount_tool_register(const char *output_path)
+void icount_tool_register(const char *output_path)
 {
-	slot = jit_thread_slot_reserve();
-	if (slot < 0)
-		return -1;
 	output = output_path;
+	jit_enable_icount();
 	jit_register_client(&client);
-	return 0;
 }
