@@ -49,6 +49,14 @@ void instrument_at_exit(int status);
 void instrument_thread_start(struct jit_thread *t, uint64_t pc);
 void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset);
 
+/* While set, jit_insert_callout drops callouts on a block's first instruction whose
+ * argument is listed (translate_block_excluding). */
+void instrument_exclude_first(void *const *args, uint32_t n);
+
+/* A thread leaves a block before its last `remaining` counted instructions ran: take them
+ * back out of the instruction count and give them back to the budgets in `budget_slots`. */
+void instrument_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots);
+
 /* Whether instruction i is counted at block start (REP string ones count per iteration). */
 bool instrument_counted(const struct jit_block *b, size_t i);
 

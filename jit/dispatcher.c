@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "fatal.h"
+#include "block.h"
 #include "fragment.h"
 #include "instrument.h"
 #include "signals.h"
@@ -37,6 +38,59 @@ struct fragment *dispatch_find_fragment(uint64_t app_pc)
 	return f;
 }
 
+/* Remembers which callouts ran at this instruction in its current execution. An
+ * instruction's callouts run one after the other, each once, so seeing a callout again
+ * means the instruction runs again. */
+static void note_ran(struct jit_thread *t, const struct jit_exit *exit)
+{
+	bool seen = false;
+	for (uint32_t i = 0; i < t->ran_count; i++)
+		seen |= t->ran_args[i] == exit->callout_arg;
+	if (t->ran_pc != exit->target || seen) {
+		t->ran_pc = exit->target;
+		t->ran_count = 0;
+	}
+	if (t->ran_count < sizeof t->ran_args / sizeof t->ran_args[0])
+		t->ran_args[t->ran_count++] = exit->callout_arg;
+}
+
+/* Runs a client's callout. Returns true when t->jump_target is set; false when the thread
+ * goes on at *next through a normal lookup.
+ *
+ * A callout that changes the instrumentation (a flush) must not leave the thread in the
+ * old translation for the rest of the block, or an alarm armed just now could miss an
+ * instruction later in the same block. The rest of the block then runs from a fresh
+ * translation starting at this instruction, made once, without the callouts that already
+ * ran here, and with the instruction count corrected for the part of the old block that
+ * will not run. */
+static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint64_t *next)
+{
+	if (!exit->is_budget)
+		note_ran(t, exit);
+	uint64_t generation = fragment_generation();
+	struct jit_callout c = {t, exit->target, exit->callout_arg, exit->block_remaining};
+	exit->callout(&c);
+	if (generation == fragment_generation()) {
+		t->jump_target = (uint64_t)exit->resume;
+		return true;
+	}
+	if (exit->skip_to) { /* a suppressed instruction counts as executed */
+		instrument_uncount(t, exit->block_remaining - 1, exit->budget_slots);
+		*next = exit->skip_to;
+		return false;
+	}
+	instrument_uncount(t, exit->block_remaining, exit->budget_slots);
+	if (exit->is_budget) {
+		*next = exit->target;
+		return false;
+	}
+	struct fragment *once = translate_block_excluding(exit->target, t->ran_args, t->ran_count);
+	if (!once)
+		fatal("out of memory for translated code");
+	t->jump_target = (uint64_t)once->cache_pc;
+	return true;
+}
+
 void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* A flush while handling this exit frees the record: work from a copy. */
@@ -62,12 +116,10 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 	case EXIT_BAD_OPCODE:
 		signals_app_fault(t, SIGILL, exit.target);
 		break;
-	case EXIT_CALLOUT: {
-		struct jit_callout c = {t, exit.target, exit.callout_arg, exit.block_remaining};
-		exit.callout(&c);
-		t->jump_target = (uint64_t)exit.resume;
-		return;
-	}
+	case EXIT_CALLOUT:
+		if (run_callout(t, &exit, &next))
+			return;
+		break;
 	case EXIT_UNSUPPORTED:
 		fatal("the app ran an instruction the runtime does not support yet at 0x%lx",
 		      exit.target);

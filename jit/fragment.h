@@ -35,6 +35,9 @@ struct jit_exit {
 	void (*callout)(const struct jit_callout *c);
 	void *callout_arg;
 	uint32_t block_remaining;
+	uint32_t budget_slots; /* bit per client slot the block's budget checks use */
+	bool is_budget;	       /* the budget callout at block start */
+	uint64_t skip_to;      /* the instruction is suppressed: execution goes on here */
 	uint8_t *resume;
 };
 

@@ -78,8 +78,20 @@ bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
 			   0) == (long)len;
 }
 
+static void *const *excluded;
+static uint32_t excluded_count;
+
+void instrument_exclude_first(void *const *args, uint32_t n)
+{
+	excluded = args;
+	excluded_count = n;
+}
+
 void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *arg)
 {
+	for (uint32_t k = 0; i == 0 && k < excluded_count; k++)
+		if (excluded[k] == arg)
+			return;
 	struct block_insn *bi = &b->insns[i];
 	if (bi->callout_count < BLOCK_MAX_CALLOUTS)
 		bi->callouts[bi->callout_count++] = (struct block_callout){fn, arg, -1};
@@ -114,6 +126,15 @@ uint64_t jit_thread_icount(const struct jit_thread *t)
 uint64_t jit_callout_icount(const struct jit_callout *c)
 {
 	return jit_thread_icount(c->thread) - c->block_remaining;
+}
+
+void instrument_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots)
+{
+	if (icount_slot >= 0)
+		t->client_slots[icount_slot] -= remaining;
+	for (int s = 0; s < TB_CLIENT_SLOT_COUNT; s++)
+		if (budget_slots & (1u << s))
+			t->client_slots[s] += remaining;
 }
 
 bool instrument_counted(const struct jit_block *b, size_t i)

@@ -89,10 +89,14 @@ struct jit_thread {
 	uint64_t client_slots[TB_CLIENT_SLOT_COUNT];
 	/* Runtime-only fields (not reached from generated code). */
 	uint64_t app_pc;       /* app pc the thread will run next, when in the runtime */
+	/* The callouts that ran at ran_pc in its current execution (see run_callout). */
+	uint64_t ran_pc;
+	void *ran_args[4];
+	uint32_t ran_count;
 	uint32_t tid;          /* Pin-style thread number, from 0 in creation order */
 	int32_t os_tid;
 	void *rt_stack_base;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 32];
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 80];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

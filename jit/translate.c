@@ -360,19 +360,23 @@ static void emit_copy(struct translation *t, const struct block_insn *bi)
 }
 
 /* A callout: leave through the dispatcher, which calls fn and resumes right here. */
-static void emit_callout(struct translation *t, const struct block_callout *c, uint64_t pc,
-			 uint32_t block_remaining)
+static struct jit_exit *emit_callout(struct translation *t, const struct block_callout *c,
+				     uint64_t pc, uint32_t block_remaining, bool is_budget)
 {
 	struct jit_exit *rec = fragment_new_exit(EXIT_CALLOUT, pc);
 	if (!rec) {
 		t->failed = true;
-		return;
+		return NULL;
 	}
 	rec->callout = c->fn;
 	rec->callout_arg = c->arg;
 	rec->block_remaining = block_remaining;
+	rec->is_budget = is_budget;
+	for (int i = 0; i < block.budget_count; i++)
+		rec->budget_slots |= 1u << block.budgets[i].slot;
 	emit_exit_stub(&t->e, rec);
 	rec->resume = t->e.cur;
+	return rec;
 }
 
 static void emit_save_flags(struct emitter *e)
@@ -413,7 +417,7 @@ static void emit_budget_check(struct translation *t, const struct block_callout 
 		emit_u8(e, 0x79); /* jns over the callout */
 		uint8_t *skip = e->cur;
 		emit_u8(e, 0);
-		emit_callout(t, c, block.start_pc, n);
+		emit_callout(t, c, block.start_pc, n, true);
 		land_rel8(e, skip);
 		return;
 	}
@@ -426,7 +430,7 @@ static void emit_budget_check(struct translation *t, const struct block_callout 
 	emit_u8(e, 0);
 	land_rel8(e, fire);
 	emit_restore_flags(e);
-	emit_callout(t, c, block.start_pc, n);
+	emit_callout(t, c, block.start_pc, n, true);
 	land_rel8(e, skip);
 }
 
@@ -624,8 +628,12 @@ static bool emit_block(struct translation *t)
 	bool ended = false;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
-		for (int c = 0; c < bi->callout_count; c++)
-			emit_callout(t, &bi->callouts[c], bi->pc, counted);
+		for (int c = 0; c < bi->callout_count; c++) {
+			struct jit_exit *rec =
+				emit_callout(t, &bi->callouts[c], bi->pc, counted, false);
+			if (rec && bi->suppressed)
+				rec->skip_to = bi->pc + bi->insn.length;
+		}
 		counted -= instrument_counted(&block, i);
 		emit_rep_counters(t, bi, false);
 		if (!bi->suppressed)
@@ -655,7 +663,7 @@ static bool emit_block(struct translation *t)
 	return !t->failed && !t->e.overflow;
 }
 
-static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start)
+static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered)
 {
 	size_t room = CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1);
 	uint8_t *code = code_cache_reserve(app_pc, room);
@@ -680,20 +688,31 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start)
 		.cache_size = (uint32_t)(t.e.cur - code),
 	};
 	code_cache_commit(code, f->cache_size);
-	fragment_insert(f);
+	if (registered)
+		fragment_insert(f);
 	return f;
 }
 
-struct fragment *translate_block(uint64_t app_pc)
+static struct fragment *translate(uint64_t app_pc, bool registered)
 {
 	enum exit_kind start = decode_block(app_pc);
 	if (start == EXIT_DIRECT)
 		instrument_block(&block);
 	translate_stats.blocks++;
-	struct fragment *f = try_translate(app_pc, start);
+	struct fragment *f = try_translate(app_pc, start, registered);
 	if (!f) {
 		jit_reset_cache(); /* translation happens between blocks: no thread is inside */
-		f = try_translate(app_pc, start);
+		f = try_translate(app_pc, start, registered);
 	}
+	return f;
+}
+
+struct fragment *translate_block(uint64_t app_pc) { return translate(app_pc, true); }
+
+struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude, uint32_t n)
+{
+	instrument_exclude_first(exclude, n);
+	struct fragment *f = translate(app_pc, false);
+	instrument_exclude_first(NULL, 0);
 	return f;
 }

@@ -12,6 +12,10 @@ void translate_init(void);
  * Flushes the whole cache when it is full. NULL only when memory is exhausted. */
 struct fragment *translate_block(uint64_t app_pc);
 
+/* A translation of app_pc used once: not registered, and without the callouts of its first
+ * instruction whose argument is in `exclude` (they already ran for this execution). */
+struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude, uint32_t n);
+
 /* The app changed its memory map: forget which pages were found readable. */
 void translate_forget_readable_pages(void);
 

@@ -20,7 +20,10 @@ struct engine_run {
 	uint64_t iterations; /* completed runs of the chain */
 	uint64_t fire_at;    /* icount / uniform: the icount of the next boundary */
 	uint64_t deadline_ns; /* timeout: CLOCK_MONOTONIC deadline */
-	/* exit_func: the outermost activation being watched */
+	/* exit_func: the outermost activation of the chain's exit_func function, tracked
+	 * from the thread's start so that "outermost" holds even for calls made before the
+	 * alarm was armed */
+	uint32_t func_ref; /* which alarm's function (index in refs) */
 	bool in_func;
 	uint64_t func_rsp; /* rsp at entry: it points at the return address */
 	uint64_t func_return_pc;
@@ -34,7 +37,6 @@ struct engine_thread {
 	struct jit_thread *jt;
 	uint32_t tid;
 	struct engine_run *runs; /* one per chain */
-	uint64_t cur_pc; /* the app pc of the callout being handled */
 };
 
 /* A (chain, alarm) pair, flattened; the callout argument of instruction alarms. */
@@ -84,8 +86,6 @@ bool engine_is_instruction_alarm(const struct control_alarm *a);
 
 /* engine_match.c: the JIT client's translation-time matching and callouts. */
 void engine_instrument_block(struct jit_block *b, void *arg);
-/* exit_func armed at the function's entry instruction itself: start watching now. */
-void engine_enter_watched_function(struct engine_thread *et, struct alarm_ref *r);
 void engine_on_budget(const struct jit_callout *c);
 
 /* engine_symbols.c: resolving symbols and image+offset when images are mapped. */

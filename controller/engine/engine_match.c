@@ -104,7 +104,7 @@ static void add_watch(uint64_t pc)
 
 /* exit_func at a function's entry: remember the outermost activation, then watch for the
  * return to its caller (the seed: exit_func always refers to the top-most call). */
-void engine_enter_watched_function(struct engine_thread *et, struct alarm_ref *r)
+static void enter_watched_function(struct engine_thread *et, struct alarm_ref *r)
 {
 	struct engine_run *run = &et->runs[r->chain];
 	if (run->in_func)
@@ -114,6 +114,7 @@ void engine_enter_watched_function(struct engine_thread *et, struct alarm_ref *r
 	if (!jit_read_app_memory(&ret, rsp, sizeof ret))
 		return;
 	run->in_func = true;
+	run->func_ref = (uint32_t)(r - engine.refs);
 	run->func_rsp = rsp;
 	run->func_return_pc = ret;
 	add_watch(ret);
@@ -126,9 +127,8 @@ static void on_alarm(const struct jit_callout *c)
 	struct engine_thread *et = engine_thread_of(c->thread);
 	const struct control_alarm *a = engine_alarm(r);
 	if (et && registers_match(c->thread, a)) {
-		et->cur_pc = c->pc;
 		if (a->type == CONTROL_ALARM_EXIT_FUNC)
-			engine_enter_watched_function(et, r);
+			enter_watched_function(et, r);
 		else
 			engine_match(et, r, c->pc, jit_callout_icount(c));
 		engine_update_budget(et, jit_thread_icount(c->thread));
@@ -143,15 +143,13 @@ static void on_return(const struct jit_callout *c)
 	rt_mutex_lock(&engine.lock);
 	struct engine_thread *et = engine_thread_of(c->thread);
 	uint64_t rsp = jit_thread_gpr(c->thread, GPR_RSP);
-	if (et)
-		et->cur_pc = c->pc;
 	for (uint32_t ch = 0; et && ch < engine.spec->nchains; ch++) {
 		struct engine_run *run = &et->runs[ch];
-		if (!run->active || !run->in_func || run->func_return_pc != c->pc ||
-		    rsp != run->func_rsp + 8)
+		if (!run->in_func || run->func_return_pc != c->pc || rsp != run->func_rsp + 8)
 			continue;
 		run->in_func = false;
-		engine_match(et, engine_ref(ch, run->alarm), c->pc, jit_callout_icount(c));
+		if (run->active && engine_ref(ch, run->alarm) == &engine.refs[run->func_ref])
+			engine_match(et, &engine.refs[run->func_ref], c->pc, jit_callout_icount(c));
 	}
 	if (et)
 		engine_update_budget(et, jit_thread_icount(c->thread));
@@ -165,8 +163,10 @@ void engine_instrument_block(struct jit_block *b, void *arg)
 	for (size_t i = 0; i < jit_block_length(b); i++) {
 		for (uint32_t k = 0; k < engine.nrefs; k++) {
 			struct alarm_ref *r = &engine.refs[k];
-			if (!r->armed || !engine_is_instruction_alarm(engine_alarm(r)) ||
-			    !insn_matches(b, i, r))
+			const struct control_alarm *a = engine_alarm(r);
+			/* exit_func entries are followed even unarmed: "outermost" needs them */
+			bool wanted = r->armed || a->type == CONTROL_ALARM_EXIT_FUNC;
+			if (!wanted || !engine_is_instruction_alarm(a) || !insn_matches(b, i, r))
 				continue;
 			jit_insert_callout(b, i, on_alarm, r);
 			if (engine_alarm(r)->type == CONTROL_ALARM_INT3)

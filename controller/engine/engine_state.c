@@ -58,8 +58,11 @@ static void set_armed(struct alarm_ref *r, bool on)
 {
 	uint32_t before = r->armed;
 	r->armed = on ? before + 1 : before - 1;
-	/* Instruction alarms are translated in only while armed somewhere. */
-	if ((before == 0) != (r->armed == 0) && engine_is_instruction_alarm(engine_alarm(r)))
+	/* Instruction alarms are translated in only while armed somewhere (exit_func's are
+	 * always in: its activations are followed from the start). */
+	const struct control_alarm *a = engine_alarm(r);
+	if ((before == 0) != (r->armed == 0) && engine_is_instruction_alarm(a) &&
+	    a->type != CONTROL_ALARM_EXIT_FUNC)
 		jit_request_retranslation();
 }
 
@@ -70,7 +73,11 @@ static void arm(struct engine_thread *et, uint32_t chain, uint32_t index, uint64
 		set_armed(engine_ref(chain, run->alarm), false);
 	struct alarm_ref *r = engine_ref(chain, index);
 	const struct control_alarm *a = engine_alarm(r);
-	*run = (struct engine_run){.alarm = index, .active = true, .iterations = run->iterations};
+	/* Keep what outlives one arming: iterations and the tracked activation. */
+	struct engine_run keep = *run;
+	*run = (struct engine_run){.alarm = index, .active = true, .iterations = keep.iterations,
+				   .in_func = keep.in_func, .func_ref = keep.func_ref,
+				   .func_rsp = keep.func_rsp, .func_return_pc = keep.func_return_pc};
 	if (a->type == CONTROL_ALARM_ICOUNT)
 		run->fire_at = icount + a->u.icount;
 	else if (a->type == CONTROL_ALARM_UNIFORM)
@@ -78,8 +85,6 @@ static void arm(struct engine_thread *et, uint32_t chain, uint32_t index, uint64
 	else if (a->type == CONTROL_ALARM_TIMEOUT)
 		run->deadline_ns = engine_now_ns() + a->u.timeout_seconds * 1000000000ull;
 	set_armed(r, true);
-	if (a->type == CONTROL_ALARM_EXIT_FUNC && r->resolved_pc && r->resolved_pc == et->cur_pc)
-		engine_enter_watched_function(et, r);
 }
 
 static void disarm(struct engine_thread *et, uint32_t chain)
@@ -180,8 +185,6 @@ void engine_on_budget(const struct jit_callout *c)
 {
 	rt_mutex_lock(&engine.lock);
 	struct engine_thread *et = engine_thread_of(c->thread);
-	if (et)
-		et->cur_pc = c->pc;
 	uint64_t counted = jit_thread_icount(c->thread); /* includes this block */
 	uint64_t icount = jit_callout_icount(c);	  /* before this block */
 	for (uint32_t ch = 0; et && ch < engine.spec->nchains; ch++) {
@@ -253,7 +256,6 @@ void engine_thread_born(struct jit_thread *t, uint64_t pc)
 	et->jt = t;
 	et->tid = tid;
 	et->runs = runs;
-	et->cur_pc = pc;
 	engine.threads[tid] = et;
 	for (uint32_t c = 0; c < engine.spec->nchains; c++)
 		if (!engine.spec->chains[c].waitfor)

@@ -146,7 +146,7 @@ void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_
 						      : elf_symbol(&f, wanted_symbol(a));
 		if (value) {
 			r->resolved_pc = bias + value;
-			changed |= r->armed > 0;
+			changed |= r->armed > 0 || a->type == CONTROL_ALARM_EXIT_FUNC;
 		}
 	}
 	if (open)
