@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 
+#include "app_map.h"
 #include "block.h"
 #include "config.h"
 #include "rt_format.h"
@@ -38,6 +39,27 @@ int app_brk_init(uint64_t near)
 	return 0;
 }
 
+void app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end)
+{
+	*start = brk_start;
+	*current = brk_cur;
+	*mapped_end = brk_mapped_end;
+}
+
+int app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end)
+{
+	uint64_t limit = start + BRK_RESERVE;
+	long r = rt_mmap((void *)mapped_end, limit - mapped_end, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (rt_is_error(r))
+		return (int)r;
+	brk_start = start;
+	brk_cur = current;
+	brk_mapped_end = mapped_end;
+	brk_limit = limit;
+	return 0;
+}
+
 /* Maps [from, to) inside the reservation with `prot`, fresh zeroed pages. */
 static bool remap_brk(uint64_t from, uint64_t to, long prot)
 {
@@ -55,8 +77,11 @@ long app_brk(uint64_t addr)
 	if (want > brk_mapped_end) {
 		if (!remap_brk(brk_mapped_end, want, PROT_READ | PROT_WRITE))
 			return (long)brk_cur;
+		app_map_add(brk_start, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, 0,
+			    "[heap]");
 	} else if (want < brk_mapped_end) {
 		remap_brk(want, brk_mapped_end, PROT_NONE);
+		app_map_remove(want, brk_mapped_end);
 	}
 	brk_mapped_end = want;
 	brk_cur = addr;
@@ -70,16 +95,23 @@ static void flush_if_translated(uint64_t addr, uint64_t len)
 		jit_flush_cache();
 }
 
-/* Tells the clients about an executable file mapping (a library being loaded). */
-static void report_exec_mapping(long fd, uint64_t start, uint64_t len, uint64_t offset)
+/* Records a new mapping; tells the clients when it is an executable file (a library). */
+static void note_mapping(uint64_t start, uint64_t len, long prot, long flags, long fd,
+			 uint64_t offset)
 {
-	char link[64], path[4096];
-	rt_format(link, sizeof link, "/proc/self/fd/%ld", fd);
-	long n = rt_syscall3(SYS_readlink, (long)link, (long)path, sizeof path - 1);
-	if (n <= 0)
-		return;
-	path[n] = '\0';
-	instrument_image_mapped(path, start, start + len, offset);
+	char path[4096];
+	bool file = !(flags & MAP_ANONYMOUS) && fd >= 0;
+	if (file) {
+		char link[64];
+		rt_format(link, sizeof link, "/proc/self/fd/%ld", fd);
+		long n = rt_syscall3(SYS_readlink, (long)link, (long)path, sizeof path - 1);
+		file = n > 0;
+		path[file ? n : 0] = '\0';
+	}
+	app_map_add(start, start + page_up(len), (uint32_t)prot, (uint32_t)flags, offset,
+		    file ? path : NULL);
+	if (file && (prot & PROT_EXEC))
+		instrument_image_mapped(path, start, start + len, offset);
 }
 
 long app_mmap(const long a[6])
@@ -87,15 +119,18 @@ long app_mmap(const long a[6])
 	if (a[3] & MAP_FIXED)
 		flush_if_translated((uint64_t)a[0], (uint64_t)a[1]);
 	long r = rt_syscall6(SYS_mmap, a[0], a[1], app_prot(a[2]), a[3], a[4], a[5]);
-	if (!rt_is_error(r) && (a[2] & PROT_EXEC) && !(a[3] & MAP_ANONYMOUS) && a[4] >= 0)
-		report_exec_mapping(a[4], (uint64_t)r, (uint64_t)a[1], (uint64_t)a[5]);
+	if (!rt_is_error(r))
+		note_mapping((uint64_t)r, (uint64_t)a[1], a[2], a[3], a[4], (uint64_t)a[5]);
 	return r;
 }
 
 long app_munmap(uint64_t addr, uint64_t len)
 {
 	flush_if_translated(addr, len);
-	return rt_syscall2(SYS_munmap, (long)addr, (long)len);
+	long r = rt_syscall2(SYS_munmap, (long)addr, (long)len);
+	if (r == 0)
+		app_map_remove(addr, addr + page_up(len));
+	return r;
 }
 
 long app_mprotect(uint64_t addr, uint64_t len, long prot)
@@ -104,7 +139,10 @@ long app_mprotect(uint64_t addr, uint64_t len, long prot)
 	 * stop running. Either way its translations go. */
 	if ((prot & PROT_WRITE) || !(prot & PROT_EXEC))
 		flush_if_translated(addr, len);
-	return rt_syscall3(SYS_mprotect, (long)addr, (long)len, app_prot(prot));
+	long r = rt_syscall3(SYS_mprotect, (long)addr, (long)len, app_prot(prot));
+	if (r == 0)
+		app_map_protect(addr, addr + page_up(len), (uint32_t)prot);
+	return r;
 }
 
 long app_mremap(const long a[6])
@@ -112,5 +150,9 @@ long app_mremap(const long a[6])
 	flush_if_translated((uint64_t)a[0], (uint64_t)a[1]);
 	if (a[3] & MREMAP_FIXED)
 		flush_if_translated((uint64_t)a[4], (uint64_t)a[2]);
-	return rt_syscall6(SYS_mremap, a[0], a[1], a[2], a[3], a[4], a[5]);
+	long r = rt_syscall6(SYS_mremap, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (!rt_is_error(r))
+		app_map_move((uint64_t)a[0], page_up((uint64_t)a[1]), (uint64_t)r,
+			     page_up((uint64_t)a[2]));
+	return r;
 }

@@ -10,6 +10,12 @@
 int app_brk_init(uint64_t near);
 
 long app_brk(uint64_t addr);
+
+/* The emulated break: where it starts, where it is, where its mapped pages end. */
+void app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end);
+/* Takes over a break whose pages [start, mapped_end) are already mapped (replay): the rest
+ * of the reservation is claimed around them. 0, or -errno. */
+int app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end);
 long app_mmap(const long args[6]);
 long app_munmap(uint64_t addr, uint64_t len);
 long app_mprotect(uint64_t addr, uint64_t len, long prot);

@@ -48,6 +48,9 @@ void instrument_block(struct jit_block *b);
 void instrument_at_exit(int status);
 void instrument_thread_start(struct jit_thread *t, uint64_t pc);
 void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset);
+bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6]);
+void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], long result);
+void instrument_safe_point(struct jit_thread *t, uint64_t icount);
 
 /* While set, jit_insert_callout drops callouts on a block's first instruction whose
  * argument is listed (translate_block_excluding). */

@@ -67,6 +67,7 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 {
 	if (!exit->is_budget)
 		note_ran(t, exit);
+	t->app_pc = exit->target; /* the registers' rip, for the callout */
 	uint64_t generation = fragment_generation();
 	struct jit_callout c = {t, exit->target, exit->callout_arg, exit->block_remaining};
 	exit->callout(&c);
@@ -98,6 +99,15 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 	uint64_t generation = fragment_generation();
 	uint64_t next = exit.target;
 
+	if (t->safe_point_pending && exit.kind <= EXIT_SYSCALL) {
+		/* A block boundary: the thread is between blocks (before the syscall of a
+		 * syscall exit, which is counted already but not executed). */
+		bool before_syscall = exit.kind == EXIT_SYSCALL;
+		t->app_pc = before_syscall ? exit.target - 2
+			    : exit.kind == EXIT_INDIRECT ? t->ibl_target
+							 : exit.target;
+		instrument_safe_point(t, jit_thread_icount(t) - before_syscall);
+	}
 	switch (exit.kind) {
 	case EXIT_DIRECT:
 		break;

@@ -1,5 +1,6 @@
 #include "instrument.h"
 
+#include <string.h>
 #include <sys/uio.h>
 
 #include "block.h"
@@ -104,6 +105,69 @@ void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, v
 }
 
 uint64_t jit_thread_gpr(const struct jit_thread *t, int reg) { return t->gpr[reg]; }
+void jit_thread_set_gpr(struct jit_thread *t, int reg, uint64_t value) { t->gpr[reg] = value; }
+
+void jit_thread_get_regs(const struct jit_thread *t, struct jit_regs *r)
+{
+	memcpy(r->gpr, t->gpr, sizeof r->gpr);
+	r->rip = t->app_pc;
+	r->rflags = t->rflags;
+	r->fs_base = t->app_fs;
+	r->gs_base = 0;
+}
+
+void jit_thread_set_regs(struct jit_thread *t, const struct jit_regs *r)
+{
+	memcpy(t->gpr, r->gpr, sizeof t->gpr);
+	t->app_pc = r->rip;
+	t->rflags = r->rflags;
+	t->app_fs = r->fs_base;
+}
+
+const uint8_t *jit_thread_xsave(const struct jit_thread *t, size_t *len)
+{
+	*len = jit_xsave_size();
+	return t->xsave_area;
+}
+
+void jit_thread_set_xsave(struct jit_thread *t, const uint8_t *data, size_t len)
+{
+	if (len > sizeof t->xsave_area)
+		len = sizeof t->xsave_area;
+	memcpy(t->xsave_area, data, len);
+}
+
+size_t jit_xsave_size(void) { return threads_xsave_size(); }
+
+void jit_request_safe_point(struct jit_thread *t)
+{
+	t->safe_point_pending = true;
+	jit_flush_cache(); /* unlinks everything: the thread leaves at its block's end */
+}
+
+bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6])
+{
+	bool taken = false;
+	for (int i = 0; i < client_count && !taken; i++)
+		if (clients[i]->syscall_pre)
+			taken = clients[i]->syscall_pre(t, nr, args, clients[i]->arg);
+	return taken;
+}
+
+void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], long result)
+{
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->syscall_post)
+			clients[i]->syscall_post(t, nr, args, result, clients[i]->arg);
+}
+
+void instrument_safe_point(struct jit_thread *t, uint64_t icount)
+{
+	t->safe_point_pending = false;
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->safe_point)
+			clients[i]->safe_point(t, icount, clients[i]->arg);
+}
 
 void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value)
 {

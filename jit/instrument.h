@@ -68,8 +68,26 @@ void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *
  * negative, calls fn before the block runs (pc = the block's first instruction). */
 void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg);
 
-/* The app's registers while a callout runs (hardware numbering, GPR_RAX...). */
+/* The app's registers while the thread is in the runtime (callouts, syscall hooks, safe
+ * points). GPRs in hardware numbering (GPR_RAX...). */
 uint64_t jit_thread_gpr(const struct jit_thread *t, int reg);
+void jit_thread_set_gpr(struct jit_thread *t, int reg, uint64_t value);
+
+struct jit_regs {
+	uint64_t gpr[16];
+	uint64_t rip; /* the app pc the thread runs next */
+	uint64_t rflags, fs_base, gs_base;
+};
+void jit_thread_get_regs(const struct jit_thread *t, struct jit_regs *r);
+void jit_thread_set_regs(struct jit_thread *t, const struct jit_regs *r);
+/* The thread's extended state (x87/SSE/AVX...) in the CPU's standard xsave layout. */
+const uint8_t *jit_thread_xsave(const struct jit_thread *t, size_t *len);
+void jit_thread_set_xsave(struct jit_thread *t, const uint8_t *data, size_t len);
+size_t jit_xsave_size(void);
+
+/* Asks t to stop at the end of its current block; the clients' safe_point hooks then run
+ * on t before it goes on. (From a callout or hook running on t.) */
+void jit_request_safe_point(struct jit_thread *t);
 void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value);
 
 /* Retranslate everything from the next block on (instrumentation changed). */
@@ -84,6 +102,15 @@ struct jit_client {
 	/* An executable file mapping appeared (the program, its interpreter, a library). */
 	void (*image_mapped)(const char *path, uint64_t start, uint64_t end, uint64_t offset,
 			     void *arg);
+	/* Before the thread's syscall (nr, args) runs: returning true takes it over; the hook
+	 * leaves the result in GPR_RAX (jit_thread_set_gpr). */
+	bool (*syscall_pre)(struct jit_thread *t, long nr, const long args[6], void *arg);
+	/* After the syscall ran, with its result. */
+	void (*syscall_post)(struct jit_thread *t, long nr, const long args[6], long result,
+			     void *arg);
+	/* At the block boundary after jit_request_safe_point. icount: the instructions the
+	 * thread has executed there (exact). */
+	void (*safe_point)(struct jit_thread *t, uint64_t icount, void *arg);
 	/* Once, on the exiting thread, when the process exits normally (exit_group or the last
 	 * thread's exit). Not called when the app dies of a signal. */
 	void (*at_exit)(int status, void *arg);

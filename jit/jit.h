@@ -4,6 +4,8 @@
 #define JIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct jit_run_options {
 	const char *tool;	 /* "logger": prefix of every message */
@@ -14,6 +16,13 @@ struct jit_run_options {
 	const char *argv0;	 /* what the app sees as argv[0]; NULL: the program as given */
 	char *const *reexec_argv; /* driver path and knobs, NULL-terminated, to follow execve */
 };
+
+struct jit_regs;
+
+/* Starts a thread in the state `regs` (with the xsave image), in memory the caller has
+ * prepared. Returns only on failure (exit status, message printed). */
+int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
+		  const uint8_t *xsave, size_t xsave_len);
 
 /* Starts `program` with argv[1..] as its arguments and envp as its environment. Returns
  * only when the program cannot be started: the message is printed, and the result is the

@@ -241,7 +241,13 @@ void syscall_dispatch(struct jit_thread *t)
 	long nr = (long)t->gpr[GPR_RAX];
 	const long args[6] = {(long)t->gpr[GPR_RDI], (long)t->gpr[GPR_RSI], (long)t->gpr[GPR_RDX],
 			      (long)t->gpr[GPR_R10], (long)t->gpr[GPR_R8],  (long)t->gpr[GPR_R9]};
-	long result = dispatch(t, nr, args);
+	long result;
+	if (instrument_syscall_pre(t, nr, args)) {
+		result = (long)t->gpr[GPR_RAX];
+	} else {
+		result = dispatch(t, nr, args);
+		instrument_syscall_post(t, nr, args, result);
+	}
 	t->gpr[GPR_RAX] = (uint64_t)result;
 	/* What the syscall instruction itself does to rcx and r11. */
 	t->gpr[GPR_RCX] = t->app_pc;

@@ -60,6 +60,7 @@
 #define GPR_R15 15
 
 #ifndef __ASSEMBLER__
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,10 +94,11 @@ struct jit_thread {
 	uint64_t ran_pc;
 	void *ran_args[4];
 	uint32_t ran_count;
+	bool safe_point_pending;
 	uint32_t tid;          /* Pin-style thread number, from 0 in creation order */
 	int32_t os_tid;
 	void *rt_stack_base;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 80];
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 88];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

@@ -17,6 +17,7 @@ extern void jit_dispatch_entry(void);
 extern void jit_ibl_miss(void);
 
 static int use_fsgsbase;
+static size_t xsave_size;
 static int use_xsaveopt;
 static struct jit_thread *threads[MAX_THREADS];
 static size_t thread_total;
@@ -29,6 +30,7 @@ int threads_init(uint64_t hwcap2, const char **why)
 		*why = "the CPU's xsave area is larger than the runtime supports";
 		return 0;
 	}
+	xsave_size = ebx;
 	use_xsaveopt = __get_cpuid_count(0xd, 1, &eax, &ebx, &ecx, &edx) && (eax & 1);
 	return 1;
 }
@@ -101,6 +103,8 @@ void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *en
 {
 	ibl_table(t)[app_pc & (IBL_ENTRIES - 1)] = (uint64_t)entry;
 }
+
+size_t threads_xsave_size(void) { return xsave_size; }
 
 size_t threads_count(void) { return thread_total; }
 struct jit_thread *threads_at(size_t index) { return index < thread_total ? threads[index] : NULL; }

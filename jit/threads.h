@@ -11,6 +11,9 @@
  * when it cannot host the runtime. */
 int threads_init(uint64_t hwcap2, const char **why);
 
+/* Bytes of the CPU's xsave area (standard layout, all enabled components). */
+size_t threads_xsave_size(void);
+
 /* A new thread block with its runtime stack and indirect-branch table. NULL on failure. */
 struct jit_thread *thread_create(void);
 

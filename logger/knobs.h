@@ -8,6 +8,8 @@
 
 struct logger_knobs {
 	bool log;	 /* -log 0|1: record a pinball (default 1) */
+	const char *basename; /* -log:basename B: region k goes to B.k (default pinball/log) */
+	bool fat;	      /* -log:fat 1: every mapped page at region start */
 	bool icount;	 /* -icount */
 	const char *oicount; /* -oicount FILE */
 	bool jit_stats;	 /* -jit:stats */

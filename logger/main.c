@@ -6,7 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include "control_engine.h"
+#include "header.h"
+#include "recorder.h"
+#include "writer_thread.h"
 #include "icount.h"
 #include "jit.h"
 #include "knobs.h"
@@ -44,12 +50,54 @@ static char *absolute_output(const char *file, bool truncate)
 	return realpath(file, NULL);
 }
 
-/* With -log 0 the controller's events only drive the analysis tools. */
+/* The controller's events go to the recorder (global regions) and the analysis tools. */
 static void forward_event(const struct control_event_info *ev, void *arg)
 {
 	const struct logger_knobs *k = arg;
+	if (k->log)
+		recorder_event(ev);
 	if (k->icount)
 		icount_tool_event(ev);
+}
+
+/* Creates the directory that will hold the pinballs (like mkdir -p of the basename's). */
+static int make_parent_dirs(const char *basename)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", basename);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int start_recording(const struct logger_knobs *k, int app_argc, char **app_argv)
+{
+	if (make_parent_dirs(k->basename)) {
+		fprintf(stderr, "logger: error: cannot create the directory of '%s': %m\n",
+			k->basename);
+		return -1;
+	}
+	static struct pinball_header header;
+	header_describe_run(&header, app_argc, app_argv, environ);
+	char err[512];
+	if (writer_thread_start(&header, err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return -1;
+	}
+	static struct recorder_options options;
+	options.basename = k->basename;
+	recorder_start(&options);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -58,18 +106,15 @@ int main(int argc, char **argv)
 	int status = knobs_parse(argc, argv, &k);
 	if (status)
 		return status < 0 ? 0 : status;
-	if (k.log) {
-		fprintf(stderr, "logger: error: recording pinballs is not implemented yet; "
-				"run with -log 0 to run the program under the JIT\n");
+	if (k.log && start_recording(&k, argc - k.program_index, argv + k.program_index))
 		return 2;
-	}
 	if (k.icount) {
 		char *out = NULL;
 		if (k.oicount && !(out = absolute_output(k.oicount, true)))
 			return 2;
 		icount_tool_register(out);
 	}
-	if (k.icount || k.control->log_file || k.control->nchains) {
+	if (k.log || k.icount || k.control->log_file || k.control->nchains) {
 		/* A process reached by following execve keeps appending to the same log. */
 		bool followed = k.argv0 != NULL;
 		char *log = NULL;

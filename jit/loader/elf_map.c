@@ -134,14 +134,12 @@ int elf_map(const char *path, bool exec_prot, struct elf_image *img, char *err, 
 			fail(err, errlen, path, strerror(errno));
 			goto out;
 		}
-		if ((ph[i].p_flags & PF_X) && img->exec_count < ELF_MAX_EXEC_SEGMENTS) {
-			uint64_t start = page_down(img->bias + ph[i].p_vaddr);
-			img->exec_segments[img->exec_count].start = start;
-			img->exec_segments[img->exec_count].end =
-				page_up(img->bias + ph[i].p_vaddr + ph[i].p_memsz);
-			img->exec_segments[img->exec_count].offset =
-				ph[i].p_offset - (img->bias + ph[i].p_vaddr - start);
-			img->exec_count++;
+		if (img->segment_count < ELF_MAX_SEGMENTS) {
+			struct elf_segment *s = &img->segments[img->segment_count++];
+			s->start = page_down(img->bias + ph[i].p_vaddr);
+			s->end = page_up(img->bias + ph[i].p_vaddr + ph[i].p_memsz);
+			s->offset = ph[i].p_offset - (img->bias + ph[i].p_vaddr - s->start);
+			s->prot = (uint32_t)prot_of(ph[i].p_flags, true);
 		}
 	}
 	img->entry = img->bias + eh.e_entry;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { ELF_MAX_EXEC_SEGMENTS = 4 };
+enum { ELF_MAX_SEGMENTS = 16 };
 
 struct elf_image {
 	uint64_t bias;	/* added to every p_vaddr (0 for ET_EXEC) */
@@ -16,10 +16,11 @@ struct elf_image {
 	uint64_t phnum;
 	uint64_t end; /* end of the highest segment */
 	char interp[PATH_MAX]; /* PT_INTERP, or "" */
-	struct {
-		uint64_t start, end, offset; /* page-aligned mapping of an executable segment */
-	} exec_segments[ELF_MAX_EXEC_SEGMENTS];
-	int exec_count;
+	struct elf_segment {
+		uint64_t start, end, offset; /* page-aligned mapping of a PT_LOAD segment */
+		uint32_t prot;		     /* PROT_* from p_flags (PROT_EXEC always kept) */
+	} segments[ELF_MAX_SEGMENTS];
+	int segment_count;
 };
 
 /* exec_prot: whether segments keep PROT_EXEC (false in checking mode). Returns 0, or -1

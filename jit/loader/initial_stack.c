@@ -112,6 +112,8 @@ int initial_stack_build(char *const *argv, char *const *envp, const char *execfn
 	out->auxv_bytes = na * 8;
 	memcpy(w, aux, na * 8);
 	out->sp = sp;
+	out->base = (uint64_t)base;
+	out->size = size;
 	memset(base, 0, (argc + envc) * 8); /* the scratch pointer arrays */
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "elf_map.h"
 
 struct initial_stack {
+	uint64_t base, size; /* the stack mapping */
 	uint64_t sp;	     /* the app's %rsp at its first instruction */
 	const uint64_t *auxv; /* the auxv pairs as placed on the stack, AT_NULL included */
 	size_t auxv_bytes;

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "../app_map.h"
 #include "../app_memory.h"
 #include "../block.h"
 #include "../config.h"
@@ -50,11 +52,15 @@ static char *join_cmdline(char *const *argv, size_t *len)
 	return buf;
 }
 
+/* The image's segments join the app's memory map; the executable ones go to the clients. */
 static void report_image(const char *path, const struct elf_image *img)
 {
-	for (int i = 0; i < img->exec_count; i++)
-		instrument_image_mapped(path, img->exec_segments[i].start, img->exec_segments[i].end,
-					img->exec_segments[i].offset);
+	for (int i = 0; i < img->segment_count; i++) {
+		const struct elf_segment *s = &img->segments[i];
+		app_map_add(s->start, s->end, s->prot, MAP_PRIVATE | MAP_FIXED, s->offset, path);
+		if (s->prot & PROT_EXEC)
+			instrument_image_mapped(path, s->start, s->end, s->offset);
+	}
 }
 
 static void set_process_name(const char *exec_path)
@@ -62,6 +68,53 @@ static void set_process_name(const char *exec_path)
 	char copy[PATH_MAX];
 	snprintf(copy, sizeof copy, "%s", exec_path);
 	prctl(PR_SET_NAME, basename(copy), 0, 0, 0);
+}
+
+/* The runtime's own set-up, common to both ways of starting. */
+static struct jit_thread *start_runtime(const struct jit_run_options *o)
+{
+	const char *why = NULL;
+	if (!threads_init(getauxval(AT_HWCAP2), &why)) {
+		message("error: %s", why);
+		return NULL;
+	}
+	translate_init();
+	struct jit_thread *t = thread_create();
+	if (!t || thread_install_gs(t)) {
+		message("error: cannot create the runtime's thread block");
+		return NULL;
+	}
+	jit_config.check_native_exec = o->check_native_exec;
+	jit_config.stats = o->stats;
+	jit_config.selftest_escape = o->selftest_escape;
+	jit_config.follow_execv = o->follow_execv;
+	jit_config.reexec_argv = o->reexec_argv;
+	return t;
+}
+
+/* Tells the clients the thread starts at `pc`, then enters the cache for good. */
+_Noreturn static void enter(struct jit_thread *t, uint64_t pc)
+{
+	instrument_thread_start(t, pc);
+	t->app_pc = pc;
+	if (t->safe_point_pending)
+		instrument_safe_point(t, 0);
+	fflush(NULL);
+	t->jump_target = (uint64_t)dispatch_find_fragment(pc)->cache_pc;
+	jit_resume_cache();
+}
+
+int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
+		  const uint8_t *xsave, size_t xsave_len)
+{
+	messages_init(o->tool, private_stderr());
+	struct jit_thread *t = start_runtime(o);
+	if (!t)
+		return 1;
+	signals_init();
+	jit_thread_set_regs(t, regs);
+	jit_thread_set_xsave(t, xsave, xsave_len);
+	enter(t, regs->rip);
 }
 
 int jit_run(const struct jit_run_options *o, const char *program, char *const *argv,
@@ -75,12 +128,6 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 		message("error: %s", err);
 		return status;
 	}
-	const char *why = NULL;
-	if (!threads_init(getauxval(AT_HWCAP2), &why)) {
-		message("error: %s", why);
-		return 1;
-	}
-
 	static struct elf_image exe, interp;
 	bool exec_prot = !o->check_native_exec;
 	if (elf_map(prog.elf_path, exec_prot, &exe, err, sizeof err) ||
@@ -100,36 +147,23 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 		return 1;
 	}
 
+	struct jit_thread *t = start_runtime(o);
+	if (!t)
+		return 1;
 	char *exe_path = realpath(prog.elf_path, NULL);
-	jit_config = (struct jit_config){
-		.check_native_exec = o->check_native_exec,
-		.stats = o->stats,
-		.selftest_escape = o->selftest_escape,
-		.follow_execv = o->follow_execv,
-		.reexec_argv = o->reexec_argv,
-		.app_exe_path = exe_path ? exe_path : prog.elf_path,
-		.app_auxv = stack.auxv,
-		.app_auxv_len = stack.auxv_bytes,
-	};
+	jit_config.app_exe_path = exe_path ? exe_path : prog.elf_path;
+	jit_config.app_auxv = stack.auxv;
+	jit_config.app_auxv_len = stack.auxv_bytes;
 	jit_config.app_cmdline = join_cmdline(prog.argv, &jit_config.app_cmdline_len);
 	set_process_name(prog.exec_path);
-
-	translate_init();
-	struct jit_thread *t = thread_create();
-	if (!t || thread_install_gs(t)) {
-		message("error: cannot create the runtime's thread block");
-		return 1;
-	}
 	signals_init();
+	app_map_add(stack.base, stack.base + stack.size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, 0, "[stack]");
 	report_image(jit_config.app_exe_path, &exe);
 	if (dynamic)
 		report_image(exe.interp, &interp);
-	uint64_t entry = dynamic ? interp.entry : exe.entry;
-	instrument_thread_start(t, entry);
 	t->gpr[GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
 	t->app_fs = 0;
-	fflush(NULL);
-	t->jump_target = (uint64_t)dispatch_find_fragment(entry)->cache_pc;
-	jit_resume_cache();
+	enter(t, dynamic ? interp.entry : exe.entry);
 }

@@ -1,0 +1,162 @@
+#include "app_map.h"
+
+#include <string.h>
+
+#include "rt_alloc.h"
+#include "rt_mutex.h"
+
+/* A sorted array of non-overlapping mappings; small (a program has hundreds at most). */
+static struct app_mapping *maps;
+static size_t count, cap;
+static rt_mutex lock;
+
+static bool grow(size_t need)
+{
+	if (need <= cap)
+		return true;
+	size_t ncap = cap ? cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	struct app_mapping *n = rt_realloc(maps, ncap * sizeof *n);
+	if (!n)
+		return false;
+	maps = n;
+	cap = ncap;
+	return true;
+}
+
+static void drop_path(struct app_mapping *m)
+{
+	if (m->path && m->path[0] != '[')
+		rt_free((char *)m->path);
+	m->path = NULL;
+}
+
+static const char *copy_path(const char *path)
+{
+	if (!path || path[0] == '[')
+		return path; /* static names */
+	return rt_strdup(path);
+}
+
+/* Cuts [start, end) out of every mapping, splitting where needed. */
+static void cut(uint64_t start, uint64_t end)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct app_mapping *m = &maps[i];
+		if (m->end <= start || m->start >= end)
+			continue;
+		if (m->start < start && m->end > end) { /* split in two */
+			if (!grow(count + 1))
+				return;
+			m = &maps[i];
+			memmove(&maps[i + 1], &maps[i], (count - i) * sizeof *maps);
+			count++;
+			maps[i + 1].start = end;
+			maps[i + 1].offset += end - m->start;
+			maps[i + 1].path = copy_path(m->path);
+			m->end = start;
+			i++;
+		} else if (m->start < start) {
+			m->end = start;
+		} else if (m->end > end) {
+			m->offset += end - m->start;
+			m->start = end;
+		} else { /* entirely inside: remove */
+			drop_path(m);
+			memmove(&maps[i], &maps[i + 1], (count - i - 1) * sizeof *maps);
+			count--;
+			i--;
+		}
+	}
+}
+
+static void insert(const struct app_mapping *m)
+{
+	if (!grow(count + 1))
+		return;
+	size_t i = 0;
+	while (i < count && maps[i].start < m->start)
+		i++;
+	memmove(&maps[i + 1], &maps[i], (count - i) * sizeof *maps);
+	maps[i] = *m;
+	maps[i].path = copy_path(m->path);
+	count++;
+}
+
+void app_map_add(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags, uint64_t offset,
+		 const char *path)
+{
+	rt_mutex_lock(&lock);
+	cut(start, end);
+	struct app_mapping m = {start, end, prot, flags, offset, path};
+	insert(&m);
+	rt_mutex_unlock(&lock);
+}
+
+void app_map_remove(uint64_t start, uint64_t end)
+{
+	rt_mutex_lock(&lock);
+	cut(start, end);
+	rt_mutex_unlock(&lock);
+}
+
+void app_map_protect(uint64_t start, uint64_t end, uint32_t prot)
+{
+	rt_mutex_lock(&lock);
+	/* Split at the edges, then set the protection of everything inside. */
+	struct app_mapping *inside = rt_alloc((count + 1) * sizeof *inside);
+	size_t n = 0;
+	for (size_t i = 0; inside && i < count; i++) {
+		const struct app_mapping *m = &maps[i];
+		if (m->end <= start || m->start >= end)
+			continue;
+		inside[n] = *m;
+		inside[n].start = m->start > start ? m->start : start;
+		inside[n].end = m->end < end ? m->end : end;
+		inside[n].offset = m->offset + (inside[n].start - m->start);
+		inside[n].prot = prot;
+		inside[n].path = copy_path(m->path);
+		n++;
+	}
+	cut(start, end);
+	for (size_t i = 0; i < n; i++) {
+		insert(&inside[i]);
+		drop_path(&inside[i]);
+	}
+	rt_free(inside);
+	rt_mutex_unlock(&lock);
+}
+
+void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint64_t new_len)
+{
+	rt_mutex_lock(&lock);
+	struct app_mapping moved = {0};
+	for (size_t i = 0; i < count; i++) {
+		if (maps[i].start <= old_start && old_start < maps[i].end) {
+			moved = maps[i];
+			moved.path = copy_path(maps[i].path);
+			break;
+		}
+	}
+	cut(old_start, old_start + old_len);
+	if (moved.end) {
+		moved.offset += old_start - moved.start;
+		moved.start = new_start;
+		moved.end = new_start + new_len;
+		cut(moved.start, moved.end);
+		insert(&moved);
+		drop_path(&moved);
+	}
+	rt_mutex_unlock(&lock);
+}
+
+int app_map_foreach(int (*fn)(const struct app_mapping *m, void *arg), void *arg)
+{
+	rt_mutex_lock(&lock);
+	int r = 0;
+	for (size_t i = 0; i < count && !r; i++)
+		r = fn(&maps[i], arg);
+	rt_mutex_unlock(&lock);
+	return r;
+}

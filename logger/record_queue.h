@@ -1,0 +1,64 @@
+/* Records travel from app threads to the pinball writer thread through this queue.
+ *
+ * App threads allocate a record (rt allocator), fill it, and push it: TLS-free, no
+ * blocking except when too many bytes wait (then the producer sleeps until the writer
+ * catches up, which bounds the logger's memory). The writer thread pops records in order,
+ * writes them with the pinball library, and frees them. */
+#ifndef LOGGER_RECORD_QUEUE_H
+#define LOGGER_RECORD_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pinball.h"
+
+enum record_kind {
+	REC_BEGIN,  /* a new pinball: basename and region start cause */
+	REC_THREAD, /* a thread's state at region start */
+	REC_MAP,
+	REC_PAGE,
+	REC_EVENT,
+	REC_SLICE,
+	REC_END,    /* a thread's state at region end */
+	REC_FINISH, /* complete the pinball; the producer waits with record_queue_wait_done */
+};
+
+struct record {
+	struct record *next;
+	enum record_kind kind;
+	size_t size; /* bytes of the whole record, for the queue's bound */
+	union {
+		struct {
+			const char *basename;
+			struct pinball_cause cause;
+		} begin;
+		struct pinball_thread thread; /* REC_THREAD and REC_END */
+		struct pinball_map_entry map;
+		struct {
+			uint64_t addr;
+			uint32_t prot;
+			const uint8_t *data;
+		} page;
+		struct {
+			uint32_t tid;
+			struct pinball_event ev;
+		} event;
+		struct pinball_slice slice;
+		struct pinball_cause finish;
+	} u;
+	_Alignas(16) uint8_t data[]; /* what the pointers above point at */
+};
+
+/* A record with `extra` bytes of data; NULL when memory is exhausted. */
+struct record *record_new(enum record_kind kind, size_t extra);
+void record_push(struct record *r);
+
+/* Writer side. */
+struct record *record_pop_all(void); /* blocks until something is queued; FIFO list */
+void record_release(struct record *r);	/* frees it and lets waiting producers go on */
+
+/* Completion of REC_FINISH: the writer reports, the producer waits. err is "" on success. */
+void record_queue_report_done(const char *err);
+const char *record_queue_wait_done(void);
+
+#endif

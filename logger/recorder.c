@@ -1,0 +1,323 @@
+#include "recorder.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "app_map.h"
+#include "app_memory.h"
+#include "fatal.h"
+#include "instrument.h"
+#include "nondet.h"
+#include "record_queue.h"
+#include "rt_alloc.h"
+#include "rt_format.h"
+#include "rt_string.h"
+#include "syscall_table.h"
+#include "thread_block.h"
+
+enum region_state { OUT, TO_IN, IN, TO_OUT };
+
+enum { PAGE = 4096 };
+
+static struct {
+	const char *basename;
+	enum region_state state;
+	bool disabled;		/* a forked child: it does not write its parent's pinballs */
+	uint32_t region;	/* index of the current or next region */
+	uint64_t start_icount;	/* the thread's icount when the region began */
+	uint64_t syscalls;
+	struct pinball_cause cause; /* what asked for the pending transition */
+	char cause_text[256];
+	char path[4096];
+} rec;
+
+static struct record *must_new(enum record_kind kind, size_t extra)
+{
+	struct record *r = record_new(kind, extra);
+	if (!r)
+		fatal("out of memory while recording");
+	return r;
+}
+
+/* ---- region start ---- */
+
+static void record_thread(enum record_kind kind, struct jit_thread *t, uint64_t icount)
+{
+	size_t xlen;
+	const uint8_t *xsave = jit_thread_xsave(t, &xlen);
+	struct record *r = must_new(kind, xlen);
+	struct jit_regs regs;
+	jit_thread_get_regs(t, &regs);
+	memcpy(r->data, xsave, xlen);
+	r->u.thread = (struct pinball_thread){.tid = jit_thread_id(t), .icount = icount};
+	memcpy(r->u.thread.regs.gpr, regs.gpr, sizeof regs.gpr);
+	r->u.thread.regs.rip = regs.rip;
+	r->u.thread.regs.rflags = regs.rflags;
+	r->u.thread.regs.fs_base = regs.fs_base;
+	r->u.thread.regs.gs_base = regs.gs_base;
+	r->u.thread.regs.xsave = r->data;
+	r->u.thread.regs.xsave_len = xlen;
+	record_push(r);
+}
+
+static void record_map(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags,
+		       uint64_t offset, const char *path)
+{
+	size_t plen = path ? strlen(path) + 1 : 0;
+	struct record *r = must_new(REC_MAP, plen);
+	if (path)
+		memcpy(r->data, path, plen);
+	r->u.map = (struct pinball_map_entry){start, end, prot, flags, offset,
+					      path ? (const char *)r->data : NULL};
+	record_push(r);
+}
+
+/* Every readable page of a mapping, as it is now (-log:fat: all mapped pages). */
+static int snapshot_mapping(const struct app_mapping *m, void *arg)
+{
+	(void)arg;
+	record_map(m->start, m->end, m->prot, m->flags, m->offset, m->path);
+	if (!(m->prot & PROT_READ))
+		return 0;
+	for (uint64_t page = m->start; page < m->end; page += PAGE) {
+		struct record *r = must_new(REC_PAGE, PAGE);
+		/* Pages past the end of a mapped file cannot be read: skip them. */
+		if (!jit_read_app_memory(r->data, page, PAGE)) {
+			rt_free(r);
+			continue;
+		}
+		r->u.page.addr = page;
+		r->u.page.prot = m->prot;
+		r->u.page.data = r->data;
+		record_push(r);
+	}
+	return 0;
+}
+
+static void begin_region(struct jit_thread *t, uint64_t icount)
+{
+	rt_format(rec.path, sizeof rec.path, "%s.%u", rec.basename, rec.region);
+	struct record *r = must_new(REC_BEGIN, 0);
+	r->u.begin.basename = rec.path;
+	r->u.begin.cause = rec.cause;
+	record_push(r);
+	record_thread(REC_THREAD, t, 0);
+	uint64_t brk_start, brk_cur, brk_mapped;
+	app_brk_state(&brk_start, &brk_cur, &brk_mapped);
+	/* The emulated break: a pseudo-mapping the replayer turns back into break state. */
+	record_map(brk_start, brk_cur, 0, 0, brk_mapped - brk_start, "[brk]");
+	app_map_foreach(snapshot_mapping, NULL);
+	rec.start_icount = icount;
+	rec.syscalls = 0;
+	rec.state = IN;
+}
+
+/* ---- region end ---- */
+
+static void end_region(struct jit_thread *t, uint64_t icount)
+{
+	uint64_t executed = icount - rec.start_icount;
+	record_thread(REC_END, t, executed);
+	struct record *r = must_new(REC_SLICE, 0);
+	r->u.slice = (struct pinball_slice){jit_thread_id(t), executed};
+	record_push(r);
+	r = must_new(REC_FINISH, 0);
+	r->u.finish = rec.cause;
+	record_push(r);
+	const char *err = record_queue_wait_done();
+	if (err[0])
+		fatal("%s", err);
+	rec.state = OUT;
+	rec.region++;
+}
+
+/* ---- events ---- */
+
+static void set_cause(const struct control_event_info *ev)
+{
+	rt_strlcpy(rec.cause_text, ev->alarm ? ev->alarm->text : "default-start",
+		   sizeof rec.cause_text);
+	rec.cause = (struct pinball_cause){.kind = "control", .spec = rec.cause_text,
+					   .tid = ev->tid, .icount = ev->icount};
+}
+
+void recorder_event(const struct control_event_info *ev)
+{
+	bool start = ev->event == CONTROL_EVENT_START;
+	bool wanted = (start && rec.state == OUT) || (!start && rec.state == IN);
+	if (rec.disabled || ev->event == CONTROL_EVENT_THREADID || !wanted) {
+		control_engine_log_ignored(ev);
+		return;
+	}
+	set_cause(ev);
+	rec.state = start ? TO_IN : TO_OUT;
+	/* Step 1 of the transition: the triggering thread stops at the end of its block
+	 * (the others would stop at theirs: one thread for now). */
+	jit_request_safe_point(ev->thread);
+}
+
+/* Steps 3 and 4: all threads are stopped (the only one is here): flip, then resume with
+ * the instrumentation of the new mode. */
+static void safe_point(struct jit_thread *t, uint64_t icount, void *arg)
+{
+	(void)arg;
+	if (rec.state == TO_IN)
+		begin_region(t, icount);
+	else if (rec.state == TO_OUT)
+		end_region(t, icount);
+	jit_request_retranslation();
+}
+
+/* ---- what a region records ---- */
+
+/* Copies what can be read of [addr, addr+len) as writes: a range may run into pages that
+ * cannot be read (a file mapping past the file's end); those are left out. Returns the new
+ * number of writes. w has room for one write per readable run. */
+static size_t copy_readable(struct pinball_mem_write *w, size_t kept, uint8_t **bytes,
+			    uint64_t addr, uint64_t len)
+{
+	if (jit_read_app_memory(*bytes, addr, len)) {
+		w[kept++] = (struct pinball_mem_write){addr, *bytes, len};
+		*bytes += len;
+		return kept;
+	}
+	uint64_t end = addr + len;
+	while (addr < end) {
+		uint64_t chunk = PAGE - (addr & (PAGE - 1));
+		if (chunk > end - addr)
+			chunk = end - addr;
+		if (jit_read_app_memory(*bytes, addr, chunk)) {
+			/* extend the previous write when contiguous */
+			if (kept && w[kept - 1].addr + w[kept - 1].len == addr)
+				w[kept - 1].len += chunk;
+			else
+				w[kept++] = (struct pinball_mem_write){addr, *bytes, chunk};
+			*bytes += chunk;
+		}
+		addr += chunk;
+	}
+	return kept;
+}
+
+static void record_syscall(struct jit_thread *t, long nr, const long args[6], long result)
+{
+	struct mem_range writes[SYSCALL_MAX_WRITES];
+	int n = syscall_writes(nr, args, result, writes);
+	if (nr == SYS_mmap && result >= 0 && !(args[3] & MAP_ANONYMOUS)) {
+		/* The file's contents arrive in memory: record them as the kernel's writes. */
+		writes[0] = (struct mem_range){(uint64_t)result, (uint64_t)args[1]};
+		n = 1;
+	}
+	size_t data = 0;
+	for (int i = 0; i < n; i++)
+		data += writes[i].len;
+	/* Room for every range split into readable runs (at worst one per other page). */
+	size_t slots = (size_t)(n > 0 ? n : 0) + data / PAGE + 1;
+	struct record *r = must_new(REC_EVENT, slots * sizeof(struct pinball_mem_write) + data);
+	struct pinball_mem_write *w = (struct pinball_mem_write *)r->data;
+	uint8_t *bytes = r->data + slots * sizeof *w;
+	size_t kept = 0;
+	for (int i = 0; i < n; i++)
+		kept = copy_readable(w, kept, &bytes, writes[i].addr, writes[i].len);
+	r->u.event.tid = jit_thread_id(t);
+	r->u.event.ev = (struct pinball_event){
+		.icount = jit_thread_icount(t) - rec.start_icount,
+		.kind = PINBALL_EV_SYSCALL,
+	};
+	r->u.event.ev.syscall.nr = (uint64_t)nr;
+	for (int i = 0; i < 6; i++)
+		r->u.event.ev.syscall.args[i] = (uint64_t)args[i];
+	r->u.event.ev.syscall.result = result;
+	r->u.event.ev.syscall.nwrites = kept;
+	r->u.event.ev.syscall.writes = w;
+	record_push(r);
+	rec.syscalls++;
+}
+
+static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
+{
+	(void)arg;
+	if (rec.state == IN && !rec.disabled && (nr == SYS_exit_group || nr == SYS_exit)) {
+		/* The region ends with the process: the exit is its last event. */
+		record_syscall(t, nr, args, 0);
+		jit_thread_set_gpr(t, GPR_RAX, (uint64_t)nr);
+		rec.cause = (struct pinball_cause){.kind = "exit", .spec = "exit_group",
+						   .tid = jit_thread_id(t),
+						   .icount = jit_thread_icount(t)};
+		end_region(t, jit_thread_icount(t));
+	}
+	return false;
+}
+
+static bool is_fork(long nr, const long args[6])
+{
+	return nr == SYS_fork || nr == SYS_vfork || (nr == SYS_clone && !(args[0] & 0x10000));
+}
+
+static void syscall_post(struct jit_thread *t, long nr, const long args[6], long result, void *arg)
+{
+	(void)arg;
+	if (rec.disabled)
+		return;
+	if (is_fork(nr, args) && result == 0) {
+		rec.disabled = true; /* the child has no writer thread: it is not recorded */
+		return;
+	}
+	if (rec.state == IN)
+		record_syscall(t, nr, args, result);
+}
+
+static void nondet_callout(const struct jit_callout *c)
+{
+	struct nondet_result v;
+	nondet_execute(c->thread, (uintptr_t)c->arg, &v);
+	struct record *r = must_new(REC_EVENT, 0);
+	r->u.event.tid = jit_thread_id(c->thread);
+	r->u.event.ev = (struct pinball_event){
+		.icount = jit_callout_icount(c) - rec.start_icount,
+		.kind = PINBALL_EV_INSN,
+	};
+	r->u.event.ev.insn.kind = (enum pinball_insn_kind)v.kind;
+	r->u.event.ev.insn.rax = v.rax;
+	r->u.event.ev.insn.rbx = v.rbx;
+	r->u.event.ev.insn.rcx = v.rcx;
+	r->u.event.ev.insn.rdx = v.rdx;
+	r->u.event.ev.insn.value = v.value;
+	r->u.event.ev.insn.dest_reg = v.dest_reg;
+	r->u.event.ev.insn.cf = v.cf;
+	r->u.event.ev.insn.in_eax = v.in_eax;
+	r->u.event.ev.insn.in_ecx = v.in_ecx;
+	record_push(r);
+}
+
+/* In a region, every non-deterministic instruction is run by the recorder, which keeps
+ * its result for the replayer. */
+static void instrument(struct jit_block *b, void *arg)
+{
+	(void)arg;
+	if (rec.state != IN || rec.disabled)
+		return;
+	for (size_t i = 0; i < jit_block_length(b); i++) {
+		uintptr_t code = nondet_classify(jit_block_insn(b, i), jit_block_operands(b, i));
+		if (!code)
+			continue;
+		jit_insert_callout(b, i, nondet_callout, (void *)code);
+		jit_suppress_insn(b, i);
+	}
+}
+
+static const struct jit_client client = {
+	.name = "recorder",
+	.instrument_block = instrument,
+	.syscall_pre = syscall_pre,
+	.syscall_post = syscall_post,
+	.safe_point = safe_point,
+};
+
+void recorder_start(const struct recorder_options *o)
+{
+	rec.basename = o->basename;
+	jit_enable_icount();
+	jit_register_client(&client);
+}

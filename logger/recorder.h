@@ -1,0 +1,23 @@
+/* Recording regions into pinballs: the tracing tool's global-region policy (the seed's
+ * four-step transition), and what a region records (DESIGN.md "Logger"). */
+#ifndef LOGGER_RECORDER_H
+#define LOGGER_RECORDER_H
+
+#include <stdbool.h>
+
+#include "control_engine.h"
+
+struct recorder_options {
+	const char *basename; /* region k goes to <basename>.k */
+};
+
+/* Registers the recorder with the JIT (before the app starts). The writer thread must be
+ * running. */
+void recorder_start(const struct recorder_options *o);
+
+/* The controller's events, forwarded by the driver. Start and stop act on the whole
+ * process at the end of the triggering thread's basic block; events that arrive while a
+ * transition is under way, or that would not change the state, are ignored (and logged). */
+void recorder_event(const struct control_event_info *ev);
+
+#endif

@@ -1,0 +1,111 @@
+#include "writer_thread.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "record_queue.h"
+
+static struct pinball_header template;
+
+struct writer_state {
+	struct pinball_writer *w;
+	char error[PINBALL_ERR_MAX];
+};
+
+static void fail(struct writer_state *s, const char *msg)
+{
+	if (!s->error[0])
+		snprintf(s->error, sizeof s->error, "%s", msg);
+}
+
+static void begin(struct writer_state *s, const struct record *r)
+{
+	s->error[0] = '\0';
+	struct pinball_header hdr = template;
+	hdr.region_start = r->u.begin.cause;
+	char err[PINBALL_ERR_MAX];
+	s->w = pinball_writer_create(r->u.begin.basename, &hdr, err);
+	if (!s->w)
+		fail(s, err);
+}
+
+/* Writes one record; the first failure is kept and later records are dropped. */
+static void write_record(struct writer_state *s, const struct record *r)
+{
+	if (r->kind == REC_BEGIN) {
+		begin(s, r);
+		return;
+	}
+	if (r->kind == REC_FINISH) {
+		if (s->w && !s->error[0] && pinball_writer_finish(s->w, &r->u.finish))
+			fail(s, pinball_writer_error(s->w));
+		if (!s->w)
+			fail(s, "no pinball was started");
+		pinball_writer_free(s->w);
+		s->w = NULL;
+		record_queue_report_done(s->error);
+		return;
+	}
+	if (!s->w || s->error[0])
+		return;
+	int rc = 0;
+	switch (r->kind) {
+	case REC_THREAD:
+		rc = pinball_writer_add_thread(s->w, &r->u.thread);
+		break;
+	case REC_MAP:
+		rc = pinball_writer_add_map(s->w, &r->u.map);
+		break;
+	case REC_PAGE:
+		rc = pinball_writer_add_page(s->w, r->u.page.addr, r->u.page.prot, r->u.page.data);
+		break;
+	case REC_EVENT:
+		rc = pinball_writer_add_event(s->w, r->u.event.tid, &r->u.event.ev);
+		break;
+	case REC_SLICE:
+		rc = pinball_writer_add_slice(s->w, &r->u.slice);
+		break;
+	case REC_END:
+		rc = pinball_writer_add_end(s->w, &r->u.thread);
+		break;
+	default:
+		break;
+	}
+	if (rc)
+		fail(s, pinball_writer_error(s->w));
+}
+
+static void *writer_main(void *arg)
+{
+	(void)arg;
+	static struct writer_state state;
+	for (;;) {
+		struct record *r = record_pop_all();
+		while (r) {
+			struct record *next = r->next;
+			write_record(&state, r);
+			record_release(r);
+			r = next;
+		}
+	}
+	return NULL;
+}
+
+int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen)
+{
+	template = *header;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_t thread;
+	int rc = pthread_create(&thread, NULL, writer_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, errlen, "cannot start the pinball writer thread: %s", strerror(rc));
+		return -1;
+	}
+	pthread_detach(thread);
+	return 0;
+}

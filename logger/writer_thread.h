@@ -1,0 +1,14 @@
+/* The helper thread that turns queued records into pinball files (glibc allowed). */
+#ifndef LOGGER_WRITER_THREAD_H
+#define LOGGER_WRITER_THREAD_H
+
+#include <stddef.h>
+
+#include "pinball.h"
+
+/* Starts the thread, blocking every signal in it. `header` (copied shallowly: its strings
+ * must live as long as the process) is the template of every pinball's header; each
+ * REC_BEGIN adds its region start cause. 0, or -1 with a message in err. */
+int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,258 @@
+#include "replay.h"
+
+#include <asm/prctl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#include "app_memory.h"
+#include "fatal.h"
+#include "instrument.h"
+#include "nondet.h"
+#include "rt_format.h"
+#include "rt_syscall.h"
+#include "syscall_table.h"
+#include "syscalls.h"
+#include "thread_block.h"
+
+/* Flags that the replay must reproduce exactly (the status flags and DF). */
+#define COMPARED_FLAGS 0xcd5ull
+
+static struct {
+	const struct replay_input *in;
+	struct replay_options opt;
+	size_t next; /* next event */
+	uint64_t syscalls;
+	int budget_slot;
+} rp;
+
+static const char *name_of(long nr)
+{
+	const char *n = syscall_name(nr);
+	return n ? n : "?";
+}
+
+_Noreturn static void diverged(const struct jit_thread *t, uint64_t icount, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void diverged(const struct jit_thread *t, uint64_t icount, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	rt_vformat(what, sizeof what, fmt, ap);
+	va_end(ap);
+	rt_dprintf(messages_fd(), "replay: DIVERGED at tid %u icount %lu: %s\n", jit_thread_id(t),
+		   icount, what);
+	rt_exit_group(1);
+	__builtin_unreachable();
+}
+
+/* The end of the region: compare the thread's state with the recorded end state. */
+_Noreturn static void finish(struct jit_thread *t, uint64_t icount)
+{
+	const struct replay_regs *want = &rp.in->end;
+	struct jit_regs got;
+	jit_thread_get_regs(t, &got);
+	static const char *const names[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp",
+					      "rsi", "rdi", "r8",  "r9",  "r10", "r11",
+					      "r12", "r13", "r14", "r15"};
+	for (int i = 0; i < 16; i++)
+		if (got.gpr[i] != want->gpr[i])
+			diverged(t, icount, "%s is 0x%lx at the end, recorded 0x%lx", names[i],
+				 got.gpr[i], want->gpr[i]);
+	if (got.rip != want->rip)
+		diverged(t, icount, "rip is 0x%lx at the end, recorded 0x%lx", got.rip, want->rip);
+	if ((got.rflags ^ want->rflags) & COMPARED_FLAGS)
+		diverged(t, icount, "rflags is 0x%lx at the end, recorded 0x%lx", got.rflags,
+			 want->rflags);
+	if (got.fs_base != want->fs_base)
+		diverged(t, icount, "the fs base is 0x%lx at the end, recorded 0x%lx", got.fs_base,
+			 want->fs_base);
+	if (rp.next != rp.in->nevents)
+		diverged(t, icount, "%lu recorded events were not replayed", rp.in->nevents - rp.next);
+	rt_dprintf(messages_fd(), "replay: OK %lu instructions, 1 threads, %lu syscalls injected\n",
+		   icount, rp.syscalls);
+	process_exit(0);
+}
+
+static const struct replay_event *expect_event(struct jit_thread *t, uint64_t icount,
+					       enum pinball_event_kind kind, const char *what)
+{
+	if (rp.next == rp.in->nevents)
+		diverged(t, icount, "%s, but the recording has no more events", what);
+	const struct replay_event *e = &rp.in->events[rp.next];
+	if (e->kind != kind || e->icount != icount) {
+		if (e->kind == PINBALL_EV_SYSCALL)
+			diverged(t, icount, "%s, but the recording has syscall %s at icount %lu", what,
+				 name_of((long)e->nr), e->icount);
+		diverged(t, icount, "%s, but the recording has %s at icount %lu", what,
+			 pinball_event_name(e->kind), e->icount);
+	}
+	rp.next++;
+	return e;
+}
+
+/* What the app wrote to its stdout or stderr goes to ours too. */
+static void echo(long nr, const long a[6], long result)
+{
+	if (!rp.opt.echo || result <= 0 || (a[0] != 1 && a[0] != 2))
+		return;
+	if (nr == SYS_write || nr == SYS_pwrite64) {
+		rt_write_all((int)a[0], (const void *)a[1], (size_t)result);
+	} else if (nr == SYS_writev) {
+		const struct iovec *iov = (const struct iovec *)a[1];
+		long left = result;
+		for (long i = 0; i < a[2] && left > 0; i++) {
+			size_t n = iov[i].iov_len < (size_t)left ? iov[i].iov_len : (size_t)left;
+			rt_write_all((int)a[0], iov[i].iov_base, n);
+			left -= (long)n;
+		}
+	}
+}
+
+static void apply_writes(const struct replay_event *e)
+{
+	for (size_t i = 0; i < e->nwrites; i++)
+		memcpy((void *)e->writes[i].addr, e->writes[i].data, e->writes[i].len);
+}
+
+/* Address-space changes are made for real, where they were made in the recording; file
+ * contents come from the recording, not from the file. */
+static long perform_memory_change(struct jit_thread *t, uint64_t icount, long nr, const long a[6],
+				  const struct replay_event *e)
+{
+	long r = e->result;
+	if (r < 0 && r > -4096)
+		return r; /* failed in the recording: fails here too */
+	long args[6];
+	memcpy(args, a, sizeof args);
+	switch (nr) {
+	case SYS_mmap:
+		args[0] = r;
+		args[2] = a[2] | PROT_WRITE; /* the recorded contents go in first */
+		args[3] = (a[3] & ~MAP_SHARED) | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS;
+		args[4] = -1;
+		args[5] = 0;
+		r = app_mmap(args);
+		if (r == e->result) {
+			apply_writes(e);
+			if (!(a[2] & PROT_WRITE))
+				app_mprotect((uint64_t)r, (uint64_t)a[1], a[2]);
+		}
+		break;
+	case SYS_munmap:
+		r = app_munmap((uint64_t)a[0], (uint64_t)a[1]);
+		break;
+	case SYS_mprotect:
+		r = app_mprotect((uint64_t)a[0], (uint64_t)a[1], a[2]);
+		break;
+	case SYS_mremap:
+		args[3] = a[3] | MREMAP_MAYMOVE | MREMAP_FIXED;
+		args[4] = r;
+		r = app_mremap(args);
+		break;
+	case SYS_brk:
+		r = app_brk((uint64_t)a[0]);
+		break;
+	}
+	if (r != e->result)
+		diverged(t, icount, "%s gave 0x%lx, recorded 0x%lx", name_of(nr), r, e->result);
+	return r;
+}
+
+static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *arg)
+{
+	(void)arg;
+	uint64_t icount = jit_thread_icount(t);
+	char what[64];
+	rt_format(what, sizeof what, "the replay made syscall %s", name_of(nr));
+	const struct replay_event *e = expect_event(t, icount, PINBALL_EV_SYSCALL, what);
+	if ((long)e->nr != nr)
+		diverged(t, icount, "the replay made syscall %s, the recording %s", name_of(nr),
+			 name_of((long)e->nr));
+	struct mem_range ranges[SYSCALL_MAX_WRITES];
+	if (syscall_writes(nr, a, e->result, ranges) < 0 && nr != SYS_mmap)
+		message("warning: syscall %s at icount %lu is not modelled: its memory effects "
+			"beyond the result were not recorded",
+			name_of(nr), icount);
+	rp.syscalls++;
+	if (nr == SYS_exit_group || nr == SYS_exit)
+		finish(t, icount);
+	if (nr == SYS_arch_prctl && (a[0] == ARCH_SET_FS || a[0] == ARCH_GET_FS))
+		return false; /* the runtime emulates it: the app's %fs */
+	long result = syscall_changes_memory_map(nr) ? perform_memory_change(t, icount, nr, a, e)
+						     : e->result;
+	if (!syscall_changes_memory_map(nr))
+		apply_writes(e);
+	echo(nr, a, result);
+	jit_thread_set_gpr(t, GPR_RAX, (uint64_t)result);
+	return true;
+}
+
+static void nondet_callout(const struct jit_callout *c)
+{
+	uint64_t icount = jit_callout_icount(c);
+	const struct replay_event *e =
+		expect_event(c->thread, icount, PINBALL_EV_INSN, "a non-deterministic instruction ran");
+	struct nondet_result v = {
+		.kind = (enum nondet_kind)e->insn.kind, .rax = e->insn.rax, .rbx = e->insn.rbx,
+		.rcx = e->insn.rcx, .rdx = e->insn.rdx, .value = e->insn.value,
+		.dest_reg = e->insn.dest_reg, .cf = e->insn.cf,
+	};
+	if (!nondet_apply(c->thread, (uintptr_t)c->arg, &v))
+		diverged(c->thread, icount, "a different non-deterministic instruction ran (%s)",
+			 pinball_insn_name(e->insn.kind));
+}
+
+/* At the block where the region's instruction count is reached. */
+static void end_check(const struct jit_callout *c)
+{
+	uint64_t icount = jit_callout_icount(c);
+	if (icount != rp.in->end_icount)
+		diverged(c->thread, icount,
+			 "the region ends at icount %lu, inside a block of the replay",
+			 rp.in->end_icount);
+	finish(c->thread, icount);
+}
+
+static void instrument(struct jit_block *b, void *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < jit_block_length(b); i++) {
+		uintptr_t code = nondet_classify(jit_block_insn(b, i), jit_block_operands(b, i));
+		if (!code)
+			continue;
+		jit_insert_callout(b, i, nondet_callout, (void *)code);
+		jit_suppress_insn(b, i);
+	}
+	if (rp.budget_slot >= 0)
+		jit_insert_budget_check(b, rp.budget_slot, end_check, NULL);
+}
+
+static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
+{
+	(void)pc;
+	(void)arg;
+	if (rp.budget_slot >= 0)
+		jit_thread_slot_set(t, rp.budget_slot, rp.in->end_icount);
+}
+
+static const struct jit_client client = {
+	.name = "replay",
+	.instrument_block = instrument,
+	.syscall_pre = syscall_pre,
+	.thread_start = thread_start,
+};
+
+void replay_start(const struct replay_input *in, const struct replay_options *o)
+{
+	rp.in = in;
+	rp.opt = *o;
+	rp.budget_slot = -1;
+	jit_enable_icount();
+	if (!in->ends_at_exit)
+		rp.budget_slot = jit_thread_slot_reserve();
+	jit_register_client(&client);
+}

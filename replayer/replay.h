@@ -1,0 +1,18 @@
+/* Replaying a region: the JIT client that stands in for the kernel and the CPU's
+ * non-deterministic instructions, following the recorded events, and judges the result.
+ * Runs on the app thread (TLS-free). */
+#ifndef REPLAYER_REPLAY_H
+#define REPLAYER_REPLAY_H
+
+#include <stdbool.h>
+
+#include "replay_input.h"
+
+struct replay_options {
+	bool echo; /* write what the app wrote to fds 1 and 2 (-replay:echo) */
+};
+
+/* Registers the client; `in` must stay alive. */
+void replay_start(const struct replay_input *in, const struct replay_options *o);
+
+#endif

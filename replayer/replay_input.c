@@ -1,0 +1,222 @@
+#include "replay_input.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { PAGE = 4096 };
+
+static int fail(char *err, size_t errlen, int code, const char *what, const char *detail)
+{
+	snprintf(err, errlen, "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
+	return code;
+}
+
+static void copy_regs(struct replay_regs *out, const struct pinball_regs *in)
+{
+	memcpy(out->gpr, in->gpr, sizeof out->gpr);
+	out->rip = in->rip;
+	out->rflags = in->rflags;
+	out->fs_base = in->fs_base;
+	out->xsave_len = in->xsave_len;
+	out->xsave = malloc(in->xsave_len ? in->xsave_len : 1);
+	if (out->xsave)
+		memcpy(out->xsave, in->xsave, in->xsave_len);
+}
+
+/* The one thread of a part ("threads" or "end"). */
+static int read_thread(const struct pinball_reader *r, const char *part, uint32_t *tid,
+		       uint64_t *icount, struct replay_regs *regs, char *err, size_t errlen)
+{
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_cursor *c = pinball_cursor_open(r, part, perr);
+	if (!c)
+		return fail(err, errlen, 2, perr, NULL);
+	struct pinball_thread t;
+	int got = pinball_next_thread(c, &t);
+	if (got == 1) {
+		*tid = t.tid;
+		*icount = t.icount;
+		copy_regs(regs, &t.regs);
+		if (pinball_next_thread(c, &t) != 0)
+			got = -2;
+	}
+	int rc = 0;
+	if (got == -1)
+		rc = fail(err, errlen, 2, pinball_cursor_error(c), NULL);
+	else if (got == 0)
+		rc = fail(err, errlen, 2, "the pinball has no thread in its part", part);
+	else if (got == -2)
+		rc = fail(err, errlen, 2,
+			  "the pinball has several threads; replaying them is not supported yet",
+			  NULL);
+	pinball_cursor_close(c);
+	return rc;
+}
+
+/* Reserves every recorded mapping at its address, writable until the pages are in. */
+static int map_memory(const struct pinball_reader *r, struct replay_input *in, char *err,
+		      size_t errlen)
+{
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_cursor *c = pinball_cursor_open(r, "memmap", perr);
+	if (!c)
+		return fail(err, errlen, 2, perr, NULL);
+	struct pinball_map_entry m;
+	int got, rc = 0;
+	while (rc == 0 && (got = pinball_next_map(c, &m)) == 1) {
+		if (m.path && !strcmp(m.path, "[brk]")) {
+			in->has_brk = true;
+			in->brk_start = m.start;
+			in->brk_current = m.end;
+			in->brk_mapped_end = m.start + m.offset;
+			continue;
+		}
+		if (m.end <= m.start || (m.start | m.end) % PAGE)
+			rc = fail(err, errlen, 2, "the pinball's memory map has a bad range", NULL);
+		void *at = rc ? MAP_FAILED
+			      : mmap((void *)m.start, m.end - m.start, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (!rc && (at == MAP_FAILED || (uint64_t)at != m.start)) {
+			char what[160];
+			snprintf(what, sizeof what,
+				 "the recorded range 0x%lx-0x%lx is in use by the replayer", m.start,
+				 m.end);
+			rc = fail(err, errlen, errno == EEXIST ? 3 : 2, what, NULL);
+		}
+	}
+	if (!rc && got == -1)
+		rc = fail(err, errlen, 2, pinball_cursor_error(c), NULL);
+	pinball_cursor_close(c);
+	return rc;
+}
+
+static int fill_pages(const struct pinball_reader *r, char *err, size_t errlen)
+{
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_cursor *c = pinball_cursor_open(r, "pages", perr);
+	if (!c)
+		return fail(err, errlen, 2, perr, NULL);
+	struct pinball_page p;
+	int got;
+	while ((got = pinball_next_page(c, &p)) == 1)
+		if (p.data) /* zero pages are zero already in a fresh mapping */
+			memcpy((void *)p.addr, p.data, PAGE);
+	int rc = got == -1 ? fail(err, errlen, 2, pinball_cursor_error(c), NULL) : 0;
+	pinball_cursor_close(c);
+	return rc;
+}
+
+/* The recorded protections, once the pages are written. */
+static int protect_memory(const struct pinball_reader *r, char *err, size_t errlen)
+{
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_cursor *c = pinball_cursor_open(r, "memmap", perr);
+	if (!c)
+		return fail(err, errlen, 2, perr, NULL);
+	struct pinball_map_entry m;
+	int got;
+	while ((got = pinball_next_map(c, &m)) == 1)
+		if (!m.path || strcmp(m.path, "[brk]"))
+			mprotect((void *)m.start, m.end - m.start, (int)m.prot);
+	int rc = got == -1 ? fail(err, errlen, 2, pinball_cursor_error(c), NULL) : 0;
+	pinball_cursor_close(c);
+	return rc;
+}
+
+static bool copy_event(struct replay_event *out, const struct pinball_event *e)
+{
+	memset(out, 0, sizeof *out);
+	out->kind = e->kind;
+	out->icount = e->icount;
+	if (e->kind == PINBALL_EV_SYSCALL) {
+		out->nr = e->syscall.nr;
+		memcpy(out->args, e->syscall.args, sizeof out->args);
+		out->result = e->syscall.result;
+		out->nwrites = e->syscall.nwrites;
+		out->writes = calloc(e->syscall.nwrites + 1, sizeof *out->writes);
+		if (!out->writes)
+			return false;
+		for (size_t i = 0; i < e->syscall.nwrites; i++) {
+			uint8_t *data = malloc(e->syscall.writes[i].len + 1);
+			if (!data)
+				return false;
+			memcpy(data, e->syscall.writes[i].data, e->syscall.writes[i].len);
+			out->writes[i] = (struct pinball_mem_write){e->syscall.writes[i].addr, data,
+								    e->syscall.writes[i].len};
+		}
+	} else if (e->kind == PINBALL_EV_INSN) {
+		out->insn.kind = e->insn.kind;
+		out->insn.dest_reg = e->insn.dest_reg;
+		out->insn.in_eax = e->insn.in_eax;
+		out->insn.in_ecx = e->insn.in_ecx;
+		out->insn.rax = e->insn.rax;
+		out->insn.rbx = e->insn.rbx;
+		out->insn.rcx = e->insn.rcx;
+		out->insn.rdx = e->insn.rdx;
+		out->insn.value = e->insn.value;
+		out->insn.cf = e->insn.cf;
+	}
+	return true;
+}
+
+static int read_events(const struct pinball_reader *r, struct replay_input *in, char *err,
+		       size_t errlen)
+{
+	char part[64], perr[PINBALL_ERR_MAX];
+	snprintf(part, sizeof part, "events.%u", in->tid);
+	struct pinball_cursor *c = pinball_cursor_open(r, part, perr);
+	if (!c)
+		return 0; /* a thread without events */
+	size_t cap = 0;
+	struct pinball_event e;
+	int got;
+	while ((got = pinball_next_event(c, &e)) == 1) {
+		if (in->nevents == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct replay_event *n = realloc(in->events, cap * sizeof *n);
+			if (!n)
+				break;
+			in->events = n;
+		}
+		if (!copy_event(&in->events[in->nevents++], &e)) {
+			got = -2;
+			break;
+		}
+	}
+	int rc = 0;
+	if (got == -1)
+		rc = fail(err, errlen, 2, pinball_cursor_error(c), NULL);
+	else if (got != 0)
+		rc = fail(err, errlen, 2, "out of memory reading the events", NULL);
+	pinball_cursor_close(c);
+	return rc;
+}
+
+int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen)
+{
+	memset(in, 0, sizeof *in);
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_reader *r = pinball_reader_open(basename, perr);
+	if (!r)
+		return fail(err, errlen, 2, perr, NULL);
+	uint32_t end_tid = 0;
+	uint64_t start_icount;
+	int rc = map_memory(r, in, err, errlen);
+	if (!rc)
+		rc = read_thread(r, "threads", &in->tid, &start_icount, &in->start, err, errlen);
+	if (!rc)
+		rc = read_thread(r, "end", &end_tid, &in->end_icount, &in->end, err, errlen);
+	if (!rc)
+		rc = fill_pages(r, err, errlen);
+	if (!rc)
+		rc = protect_memory(r, err, errlen);
+	if (!rc)
+		rc = read_events(r, in, err, errlen);
+	const struct pinball_cause *stop = pinball_reader_region_stop(r);
+	in->ends_at_exit = stop && stop->kind && !strcmp(stop->kind, "exit");
+	pinball_reader_close(r);
+	return rc;
+}

@@ -1,0 +1,49 @@
+/* A pinball read into memory for replay: the region-start state and one thread's events.
+ * Built on the driver's main thread (glibc); read-only plain data afterwards, so the
+ * replay client can use it on the app thread. */
+#ifndef REPLAYER_REPLAY_INPUT_H
+#define REPLAYER_REPLAY_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pinball.h"
+
+struct replay_event {
+	enum pinball_event_kind kind;
+	uint64_t icount;
+	uint64_t nr, args[6];
+	int64_t result;
+	size_t nwrites;
+	struct pinball_mem_write *writes; /* data owned by the input */
+	struct {
+		uint32_t kind, dest_reg, in_eax, in_ecx;
+		uint64_t rax, rbx, rcx, rdx, value;
+		bool cf;
+	} insn;
+};
+
+struct replay_regs {
+	uint64_t gpr[PINBALL_GPR_COUNT], rip, rflags, fs_base;
+	uint8_t *xsave;
+	size_t xsave_len;
+};
+
+struct replay_input {
+	uint32_t tid;
+	struct replay_regs start, end;
+	uint64_t end_icount;
+	bool ends_at_exit; /* the region ended with the process (its last event is the exit) */
+	struct replay_event *events;
+	size_t nevents;
+	uint64_t brk_start, brk_current, brk_mapped_end;
+	bool has_brk;
+};
+
+/* Opens pinball `basename`, maps its memory at the recorded addresses and reads the rest.
+ * Returns 0; 2 with a one-line message in err for bad input; 3 when an address range of
+ * the pinball is taken by the replayer itself (a fresh address-space layout may fix it). */
+int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen);
+
+#endif
