@@ -187,6 +187,12 @@ uint64_t jit_thread_icount(const struct jit_thread *t)
 	return icount_slot < 0 ? 0 : t->client_slots[icount_slot];
 }
 
+void jit_thread_set_icount(struct jit_thread *t, uint64_t icount)
+{
+	if (icount_slot >= 0)
+		t->client_slots[icount_slot] = icount;
+}
+
 uint64_t jit_callout_icount(const struct jit_callout *c)
 {
 	return jit_thread_icount(c->thread) - c->block_remaining;
@@ -251,6 +257,52 @@ void instrument_at_exit(int status)
 			clients[i]->at_exit(status, clients[i]->arg);
 }
 
+/* Shifts and rotates by a count that may be zero leave the flags untouched then: they may
+ * not be counted as writing them. */
+static bool writes_flags_conditionally(const struct block_insn *bi)
+{
+	switch (bi->insn.mnemonic) {
+	case ZYDIS_MNEMONIC_SHL:
+	case ZYDIS_MNEMONIC_SHR:
+	case ZYDIS_MNEMONIC_SAR:
+	case ZYDIS_MNEMONIC_ROL:
+	case ZYDIS_MNEMONIC_ROR:
+	case ZYDIS_MNEMONIC_RCL:
+	case ZYDIS_MNEMONIC_RCR:
+	case ZYDIS_MNEMONIC_SHLD:
+	case ZYDIS_MNEMONIC_SHRD: {
+		const ZydisDecodedOperand *count = &bi->ops[bi->insn.operand_count_visible - 1];
+		return count->type != ZYDIS_OPERAND_TYPE_IMMEDIATE || count->imm.value.u == 0;
+	}
+	default:
+		return false;
+	}
+}
+
+/* Instructions that give the whole flags register to someone else (the kernel saves it in
+ * r11 at a syscall, a handler sees it in its signal frame) read every flag. */
+static bool hands_flags_over(const struct block_insn *bi)
+{
+	switch (bi->insn.mnemonic) {
+	case ZYDIS_MNEMONIC_SYSCALL:
+	case ZYDIS_MNEMONIC_SYSENTER:
+	case ZYDIS_MNEMONIC_INT:
+	case ZYDIS_MNEMONIC_INT1:
+	case ZYDIS_MNEMONIC_INT3:
+	case ZYDIS_MNEMONIC_INTO:
+	case ZYDIS_MNEMONIC_UD0:
+	case ZYDIS_MNEMONIC_UD1:
+	case ZYDIS_MNEMONIC_UD2:
+	case ZYDIS_MNEMONIC_HLT:
+	case ZYDIS_MNEMONIC_PUSHF:
+	case ZYDIS_MNEMONIC_PUSHFD:
+	case ZYDIS_MNEMONIC_PUSHFQ:
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool block_flags_live_from(const struct jit_block *b, size_t from)
 {
 	const ZydisAccessedFlagsMask status = ZYDIS_CPUFLAG_CF | ZYDIS_CPUFLAG_PF |
@@ -259,11 +311,15 @@ bool block_flags_live_from(const struct jit_block *b, size_t from)
 	ZydisAccessedFlagsMask written = 0;
 	for (size_t i = from; i < b->length; i++) {
 		const ZydisAccessedFlags *f = b->insns[i].insn.cpu_flags;
-		if (!f)
+		if (!f || hands_flags_over(&b->insns[i]))
 			return true;
 		if (f->tested & status & ~written)
 			return true;
-		written |= (f->modified | f->set_0 | f->set_1 | f->undefined) & status;
+		if (writes_flags_conditionally(&b->insns[i]))
+			continue;
+		/* "Undefined" flags may be left as they were by the hardware (AMD keeps AF on
+		 * logical instructions, for one): they do not count as written. */
+		written |= (f->modified | f->set_0 | f->set_1) & status;
 		if (written == status)
 			return false;
 	}

@@ -37,6 +37,8 @@ void jit_enable_icount(void);
 /* Instructions the thread has executed: exact between blocks (at exits and thread exit);
  * inside a callout use jit_callout_icount. */
 uint64_t jit_thread_icount(const struct jit_thread *t);
+/* Sets the count: a client that ends the thread inside a callout makes it exact first. */
+void jit_thread_set_icount(struct jit_thread *t, uint64_t icount);
 
 /* Per-thread 64-bit counters that inline code can bump: reserve before the app starts. */
 int jit_thread_slot_reserve(void); /* -1 when none is left */

@@ -68,7 +68,8 @@ static int parse(int argc, char **argv, struct knobs *k)
 		}
 	}
 	if (!k->pinball) {
-		usage(stderr);
+		fprintf(stderr, "replayer: error: no pinball given (usage: replayer [knobs] "
+				"PINBALL)\n");
 		return 2;
 	}
 	return 0;

@@ -74,6 +74,7 @@ _Noreturn static void finish(struct jit_thread *t, uint64_t icount)
 		diverged(t, icount, "%lu recorded events were not replayed", rp.in->nevents - rp.next);
 	rt_dprintf(messages_fd(), "replay: OK %lu instructions, 1 threads, %lu syscalls injected\n",
 		   icount, rp.syscalls);
+	jit_thread_set_icount(t, icount); /* for the tools' reports at exit */
 	process_exit(0);
 }
 

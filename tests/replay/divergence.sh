@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Usage: divergence.sh LOGGER REPLAYER TAMPER PROGRAM
+# Records PROGRAM, alters the first data the kernel gave it (through the format library),
+# and expects the replay to say DIVERGED, with the thread and instruction count, exit 1.
+set -uo pipefail
+logger=$1 replayer=$2 tamper=$3 app=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$logger" -log:basename "$work/pb/good" -- "$app" 1000 >/dev/null || exit 1
+"$tamper" "$work/pb/good.0" "$work/pb/bad.0" || exit 1
+"$replayer" -replay:echo 0 "$work/pb/good.0" 2>&1 | grep -q '^replay: OK ' || { echo "the untouched pinball does not replay"; exit 1; }
+out=$("$replayer" -replay:echo 0 "$work/pb/bad.0" 2>&1)
+status=$?
+echo "$out"
+[ $status -eq 1 ] || { echo "expected exit 1, got $status"; exit 1; }
+grep -Eq '^replay: DIVERGED at tid 0 icount [0-9]+: .+' <<<"$out" || { echo "no DIVERGED verdict"; exit 1; }

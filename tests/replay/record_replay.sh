@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Usage: record_replay.sh LOGGER REPLAYER [--stdin FILE] -- PROGRAM [ARGS...]
+# Records the whole program into a pinball, replays it, and passes when the replay says OK
+# and what it echoed on stdout is byte-identical to what the recorded run printed.
+set -uo pipefail
+logger=$1 replayer=$2
+shift 2
+stdin=/dev/null
+if [ "${1:-}" = "--stdin" ]; then
+	stdin=$2
+	shift 2
+fi
+[ "${1:-}" = "--" ] && shift
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+(cd "$work" && "$logger" -log:basename "$work/pb/run" -- "$@" <"$stdin" >"$work/rec.out" 2>"$work/rec.err")
+status=$?
+if [ ! -f "$work/pb/run.0.meta" ]; then
+	echo "no pinball was written (logger exit status $status):"
+	head -20 "$work/rec.err"
+	exit 1
+fi
+(cd "$work" && "$replayer" "$work/pb/run.0" >"$work/rep.out" 2>"$work/rep.err")
+rstatus=$?
+verdict=$(grep '^replay: ' "$work/rep.err")
+if [ $rstatus -ne 0 ] || ! grep -q '^replay: OK ' <<<"$verdict"; then
+	echo "replay failed (exit $rstatus): $verdict"
+	head -20 "$work/rep.err"
+	exit 1
+fi
+if ! cmp -s "$work/rec.out" "$work/rep.out"; then
+	echo "the replay's stdout differs from the recording's:"
+	diff <(head -c 3000 "$work/rec.out") <(head -c 3000 "$work/rep.out") | head -20
+	exit 1
+fi
+echo "$verdict; $(wc -c <"$work/rec.out") bytes of stdout identical; pinball $(du -sh "$work/pb" | cut -f1)"
