@@ -71,12 +71,30 @@ const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i) { return b->
 
 void jit_suppress_insn(struct jit_block *b, size_t i) { b->insns[i].suppressed = true; }
 
-bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
+static jit_access_hook access_hook;
+
+void jit_set_access_hook(jit_access_hook hook) { access_hook = hook; }
+bool jit_grant_access(uint64_t addr) { return access_hook && access_hook(addr); }
+
+static bool read_once(void *dst, uint64_t addr, size_t len)
 {
 	struct iovec local = {dst, len};
 	struct iovec remote = {(void *)addr, len};
 	return rt_syscall6(SYS_process_vm_readv, rt_getpid(), (long)&local, 1, (long)&remote, 1,
 			   0) == (long)len;
+}
+
+bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
+{
+	if (read_once(dst, addr, len))
+		return true;
+	if (!access_hook || !len)
+		return false;
+	/* Some page may be withheld: ask for each, then try again. */
+	bool granted = false;
+	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
+		granted |= access_hook(page);
+	return granted && read_once(dst, addr, len);
 }
 
 static void *const *excluded;

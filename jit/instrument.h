@@ -28,6 +28,15 @@ void jit_suppress_insn(struct jit_block *b, size_t i);
 /* Copies app memory without faulting: false when some byte is unreadable. */
 bool jit_read_app_memory(void *dst, uint64_t addr, size_t len);
 
+/* A client that withholds access to app pages (the logger's first-touch recording) makes
+ * them accessible again on demand: the hook is asked about an address the app or the
+ * runtime could not access, and returns true when it made that page accessible (the access
+ * is then retried). Runs on app threads, possibly in a signal handler: TLS-free, and it must
+ * not take a lock its thread could be holding. */
+typedef bool (*jit_access_hook)(uint64_t addr);
+void jit_set_access_hook(jit_access_hook hook);
+bool jit_grant_access(uint64_t addr);
+
 /* A REP/REPE/REPNE-prefixed string instruction: it executes once per iteration. */
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn);
 

@@ -9,6 +9,7 @@
 #include "code_cache.h"
 #include "config.h"
 #include "fatal.h"
+#include "instrument.h"
 #include "rt_syscall.h"
 
 /* The kernel's struct sigaction for rt_sigaction. */
@@ -83,6 +84,8 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	ucontext_t *uc = ctx;
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	uint64_t addr = (uint64_t)info->si_addr;
+	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && jit_grant_access(addr))
+		return; /* a withheld page, now accessible: the access is retried */
 	if (code_cache_contains(pc)) {
 		if (app_has_handler(sig))
 			fatal("signal %d in app code: delivering signals to the app's handlers "

@@ -68,10 +68,7 @@ static bool page_readable(uint64_t page)
 	if (*slot == page + 1)
 		return true;
 	uint8_t probe;
-	struct iovec local = {&probe, 1};
-	struct iovec remote = {(void *)(page * PAGE), 1};
-	if (rt_syscall6(SYS_process_vm_readv, rt_getpid(), (long)&local, 1, (long)&remote, 1, 0) !=
-	    1)
+	if (!jit_read_app_memory(&probe, page * PAGE, 1))
 		return false;
 	*slot = page + 1;
 	return true;

@@ -17,7 +17,7 @@ struct knob {
 static const struct knob knobs[] = {
 	KNOB("-log", KNOB_BOOL, log, "record a pinball (0: only run under the JIT)"),
 	KNOB("-log:basename", KNOB_STRING, basename, "region k is written as pinball B.k"),
-	KNOB("-log:fat", KNOB_BOOL, fat, "record every mapped page at region start (the only mode yet)"),
+	KNOB("-log:fat", KNOB_BOOL, fat, "1: every mapped page at region start; 0: those the region touches"),
 	KNOB("-icount", KNOB_BOOL, icount, "count instructions per thread"),
 	KNOB("-oicount", KNOB_STRING, oicount, "write the -icount report to FILE"),
 	KNOB("-jit:stats", KNOB_BOOL, jit_stats, "print code cache statistics at exit"),
@@ -53,7 +53,7 @@ static bool is_bool_value(const char *s) { return s && (!strcmp(s, "0") || !strc
 int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 {
 	*k = (struct logger_knobs){
-		.log = true, .basename = "pinball/log", .fat = true, .follow_execv = true};
+		.log = true, .basename = "pinball/log", .follow_execv = true};
 	k->control = control_spec_new();
 	struct control_error cerr;
 	int i = 1;
@@ -99,11 +99,6 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 			*(const char **)field = argv[++i];
 		}
 		i++;
-	}
-	if (!k->fat) {
-		fprintf(stderr, "logger: error: -log:fat 0 (recording only the pages a region "
-				"touches) is not implemented yet\n");
-		return 2;
 	}
 	if (!k->control || control_spec_finish(k->control, &cerr)) {
 		fprintf(stderr, "logger: %s\n", k->control ? cerr.message : "out of memory");

@@ -96,6 +96,7 @@ static int start_recording(const struct logger_knobs *k, int app_argc, char **ap
 	}
 	static struct recorder_options options;
 	options.basename = k->basename;
+	options.fat = k->fat;
 	recorder_start(&options);
 	return 0;
 }

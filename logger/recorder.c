@@ -3,10 +3,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 
 #include "app_map.h"
 #include "app_memory.h"
 #include "fatal.h"
+#include "first_touch.h"
 #include "instrument.h"
 #include "nondet.h"
 #include "record_queue.h"
@@ -22,6 +24,7 @@ enum { PAGE = 4096 };
 
 static struct {
 	const char *basename;
+	bool fat;
 	enum region_state state;
 	bool disabled;		/* a forked child: it does not write its parent's pinballs */
 	uint32_t region;	/* index of the current or next region */
@@ -73,11 +76,17 @@ static void record_map(uint64_t start, uint64_t end, uint32_t prot, uint32_t fla
 	record_push(r);
 }
 
-/* Every readable page of a mapping, as it is now (-log:fat: all mapped pages). */
-static int snapshot_mapping(const struct app_mapping *m, void *arg)
+static int record_mapping(const struct app_mapping *m, void *arg)
 {
 	(void)arg;
 	record_map(m->start, m->end, m->prot, m->flags, m->offset, m->path);
+	return 0;
+}
+
+/* Every readable page of a mapping, as it is now (-log:fat 1). */
+static int snapshot_mapping(const struct app_mapping *m, void *arg)
+{
+	(void)arg;
 	if (!(m->prot & PROT_READ))
 		return 0;
 	for (uint64_t page = m->start; page < m->end; page += PAGE) {
@@ -107,7 +116,11 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 	app_brk_state(&brk_start, &brk_cur, &brk_mapped);
 	/* The emulated break: a pseudo-mapping the replayer turns back into break state. */
 	record_map(brk_start, brk_cur, 0, 0, brk_mapped - brk_start, "[brk]");
-	app_map_foreach(snapshot_mapping, NULL);
+	app_map_foreach(record_mapping, NULL);
+	if (rec.fat)
+		app_map_foreach(snapshot_mapping, NULL);
+	else
+		first_touch_begin();
 	rec.start_icount = icount;
 	rec.syscalls = 0;
 	rec.state = IN;
@@ -117,6 +130,8 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 
 static void end_region(struct jit_thread *t, uint64_t icount)
 {
+	if (!rec.fat)
+		first_touch_end();
 	uint64_t executed = icount - rec.start_icount;
 	record_thread(REC_END, t, executed);
 	struct record *r = must_new(REC_SLICE, 0);
@@ -235,9 +250,69 @@ static void record_syscall(struct jit_thread *t, long nr, const long args[6], lo
 	rec.syscalls++;
 }
 
+/* Before the kernel sees the app's memory, the pages it will use must be accessible:
+ * buffers with a length, and (for pointers without one) the page of every argument that
+ * points into withheld memory and the next page. */
+static void prepare_memory(long nr, const long a[6])
+{
+	switch (nr) {
+	case SYS_read:
+	case SYS_write:
+	case SYS_pread64:
+	case SYS_pwrite64:
+	case SYS_recvfrom:
+	case SYS_sendto:
+	case SYS_getdents64:
+		first_touch_range((uint64_t)a[1], (uint64_t)a[2]);
+		break;
+	case SYS_readv:
+	case SYS_writev:
+	case SYS_preadv:
+	case SYS_pwritev: {
+		first_touch_range((uint64_t)a[1], (uint64_t)a[2] * sizeof(struct iovec));
+		const struct iovec *iov = (const struct iovec *)a[1];
+		for (long i = 0; i < a[2]; i++)
+			first_touch_range((uint64_t)iov[i].iov_base, iov[i].iov_len);
+		break;
+	}
+	case SYS_readlink:
+		first_touch_range((uint64_t)a[1], (uint64_t)a[2]);
+		break;
+	case SYS_readlinkat:
+		first_touch_range((uint64_t)a[2], (uint64_t)a[3]);
+		break;
+	case SYS_getcwd:
+	case SYS_getrandom:
+		first_touch_range((uint64_t)a[0], (uint64_t)a[1]);
+		break;
+	case SYS_mprotect: /* the app's new protection replaces ours: record first */
+	case SYS_mremap:
+		first_touch_range((uint64_t)a[0], (uint64_t)a[1]);
+		break;
+	case SYS_munmap:
+		first_touch_forget((uint64_t)a[0], (uint64_t)a[1]);
+		break;
+	case SYS_mmap:
+		if (a[3] & MAP_FIXED)
+			first_touch_forget((uint64_t)a[0], (uint64_t)a[1]);
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < 6; i++)
+		first_touch_range((uint64_t)a[i], 2 * PAGE - ((uint64_t)a[i] & (PAGE - 1)));
+}
+
+static bool grant_access(uint64_t addr)
+{
+	return rec.state == IN && !rec.fat && !rec.disabled && first_touch_page(addr);
+}
+
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
 {
 	(void)arg;
+	if (rec.state == IN && !rec.fat && !rec.disabled)
+		prepare_memory(nr, args);
 	if (rec.state == IN && !rec.disabled && (nr == SYS_exit_group || nr == SYS_exit)) {
 		/* The region ends with the process: the exit is its last event. */
 		record_syscall(t, nr, args, 0);
@@ -318,6 +393,8 @@ static const struct jit_client client = {
 void recorder_start(const struct recorder_options *o)
 {
 	rec.basename = o->basename;
+	rec.fat = o->fat;
+	jit_set_access_hook(grant_access);
 	jit_enable_icount();
 	jit_register_client(&client);
 }

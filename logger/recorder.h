@@ -9,6 +9,7 @@
 
 struct recorder_options {
 	const char *basename; /* region k goes to <basename>.k */
+	bool fat;	      /* every mapped page at region start, not only those touched */
 };
 
 /* Registers the recorder with the JIT (before the app starts). The writer thread must be

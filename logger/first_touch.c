@@ -1,0 +1,128 @@
+#include "first_touch.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "app_map.h"
+#include "app_memory.h"
+#include "fatal.h"
+#include "record_queue.h"
+#include "rt_alloc.h"
+#include "rt_syscall.h"
+
+enum { PAGE = 4096 };
+
+/* A readable mapping as it was at region start; withheld[i] says whether page i still is. */
+struct watched {
+	uint64_t start, end;
+	uint32_t prot;
+	uint8_t *withheld;
+};
+
+static struct watched *ranges;
+static size_t count, cap;
+
+static int add_mapping(const struct app_mapping *m, void *arg)
+{
+	(void)arg;
+	if (!(m->prot & PROT_READ))
+		return 0;
+	if (count == cap) {
+		size_t ncap = cap ? cap * 2 : 64;
+		struct watched *n = rt_realloc(ranges, ncap * sizeof *n);
+		if (!n)
+			fatal("out of memory while recording");
+		ranges = n;
+		cap = ncap;
+	}
+	size_t pages = (m->end - m->start) / PAGE;
+	uint8_t *withheld = rt_alloc(pages);
+	if (!withheld)
+		fatal("out of memory while recording");
+	memset(withheld, 1, pages);
+	ranges[count++] = (struct watched){m->start, m->end, m->prot, withheld};
+	rt_mprotect((void *)m->start, m->end - m->start, PROT_NONE);
+	return 0;
+}
+
+void first_touch_begin(void) { app_map_foreach(add_mapping, NULL); }
+
+static struct watched *find(uint64_t addr)
+{
+	for (size_t i = 0; i < count; i++)
+		if (addr >= ranges[i].start && addr < ranges[i].end)
+			return &ranges[i];
+	return NULL;
+}
+
+/* The page's real protection back as the app has it. */
+static void give_back(const struct watched *w, uint64_t page)
+{
+	rt_mprotect((void *)page, PAGE, app_prot(w->prot));
+}
+
+bool first_touch_page(uint64_t addr)
+{
+	struct watched *w = find(addr);
+	if (!w)
+		return false;
+	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
+	size_t i = (page - w->start) / PAGE;
+	if (!w->withheld[i])
+		return false;
+	w->withheld[i] = 0;
+	give_back(w, page);
+	struct record *r = record_new(REC_PAGE, PAGE);
+	if (!r)
+		fatal("out of memory while recording");
+	memcpy(r->data, (const void *)page, PAGE);
+	r->u.page.addr = page;
+	r->u.page.prot = w->prot;
+	r->u.page.data = r->data;
+	record_push(r);
+	return true;
+}
+
+void first_touch_range(uint64_t addr, uint64_t len)
+{
+	if (!len)
+		return;
+	for (uint64_t page = addr & ~(uint64_t)(PAGE - 1); page < addr + len; page += PAGE)
+		first_touch_page(page);
+}
+
+void first_touch_forget(uint64_t addr, uint64_t len)
+{
+	for (size_t k = 0; k < count; k++) {
+		struct watched *w = &ranges[k];
+		uint64_t lo = addr > w->start ? addr : w->start;
+		uint64_t hi = addr + len < w->end ? addr + len : w->end;
+		for (uint64_t page = lo & ~(uint64_t)(PAGE - 1); page < hi; page += PAGE)
+			w->withheld[(page - w->start) / PAGE] = 0;
+	}
+}
+
+void first_touch_all(void)
+{
+	for (size_t k = 0; k < count; k++)
+		first_touch_range(ranges[k].start, ranges[k].end - ranges[k].start);
+}
+
+void first_touch_end(void)
+{
+	for (size_t k = 0; k < count; k++) {
+		struct watched *w = &ranges[k];
+		size_t pages = (w->end - w->start) / PAGE;
+		for (size_t i = 0; i < pages;) { /* one mprotect per run of withheld pages */
+			size_t j = i;
+			while (j < pages && w->withheld[j])
+				j++;
+			if (j > i)
+				rt_mprotect((void *)(w->start + i * PAGE), (j - i) * PAGE,
+					    app_prot(w->prot));
+			i = j + 1;
+		}
+		rt_free(w->withheld);
+	}
+	count = 0;
+}
