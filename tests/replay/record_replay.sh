@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Usage: record_replay.sh LOGGER REPLAYER [--stdin FILE] -- PROGRAM [ARGS...]
+# Usage: record_replay.sh LOGGER REPLAYER [--stdin FILE] [--knob K]... -- PROGRAM [ARGS...]
 # Records the whole program into a pinball, replays it, and passes when the replay says OK
 # and what it echoed on stdout is byte-identical to what the recorded run printed.
 set -uo pipefail
 logger=$1 replayer=$2
 shift 2
 stdin=/dev/null
-if [ "${1:-}" = "--stdin" ]; then
-	stdin=$2
+knobs=()
+while [ "${1:-}" = "--stdin" ] || [ "${1:-}" = "--knob" ]; do
+	if [ "$1" = "--stdin" ]; then stdin=$2; else knobs+=("$2"); fi
 	shift 2
-fi
+done
 [ "${1:-}" = "--" ] && shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-(cd "$work" && "$logger" -log:basename "$work/pb/run" -- "$@" <"$stdin" >"$work/rec.out" 2>"$work/rec.err")
+(cd "$work" && "$logger" -log:basename "$work/pb/run" "${knobs[@]}" -- "$@" <"$stdin" >"$work/rec.out" 2>"$work/rec.err")
 status=$?
 if [ ! -f "$work/pb/run.0.meta" ]; then
 	echo "no pinball was written (logger exit status $status):"
