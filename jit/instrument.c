@@ -43,6 +43,8 @@ const ZydisDecodedOperand *jit_block_operands(const struct jit_block *b, size_t 
 	return b->insns[i].ops;
 }
 
+bool jit_block_flags_live(const struct jit_block *b) { return block_flags_live_from(b, 0); }
+
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn)
 {
 	const ZydisInstructionAttributes rep =

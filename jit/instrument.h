@@ -37,6 +37,9 @@ typedef bool (*jit_access_hook)(uint64_t addr);
 void jit_set_access_hook(jit_access_hook hook);
 bool jit_grant_access(uint64_t addr);
 
+/* Whether the block may read the flags it starts with. */
+bool jit_block_flags_live(const struct jit_block *b);
+
 /* A REP/REPE/REPNE-prefixed string instruction: it executes once per iteration. */
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn);
 

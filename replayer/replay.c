@@ -49,8 +49,10 @@ static void diverged(const struct jit_thread *t, uint64_t icount, const char *fm
 	__builtin_unreachable();
 }
 
-/* The end of the region: compare the thread's state with the recorded end state. */
-_Noreturn static void finish(struct jit_thread *t, uint64_t icount)
+/* The end of the region: compare the thread's state with the recorded end state. At a
+ * block start reached through the budget check, the flags are compared only when the block
+ * may read them (otherwise the check itself may have changed them, and the app never looks). */
+_Noreturn static void finish(struct jit_thread *t, uint64_t icount, bool compare_flags)
 {
 	const struct replay_regs *want = &rp.in->end;
 	struct jit_regs got;
@@ -64,7 +66,7 @@ _Noreturn static void finish(struct jit_thread *t, uint64_t icount)
 				 got.gpr[i], want->gpr[i]);
 	if (got.rip != want->rip)
 		diverged(t, icount, "rip is 0x%lx at the end, recorded 0x%lx", got.rip, want->rip);
-	if ((got.rflags ^ want->rflags) & COMPARED_FLAGS)
+	if (compare_flags && ((got.rflags ^ want->rflags) & COMPARED_FLAGS))
 		diverged(t, icount, "rflags is 0x%lx at the end, recorded 0x%lx", got.rflags,
 			 want->rflags);
 	if (got.fs_base != want->fs_base)
@@ -180,7 +182,7 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 			name_of(nr), icount);
 	rp.syscalls++;
 	if (nr == SYS_exit_group || nr == SYS_exit)
-		finish(t, icount);
+		finish(t, icount, true);
 	if (nr == SYS_arch_prctl && (a[0] == ARCH_SET_FS || a[0] == ARCH_GET_FS))
 		return false; /* the runtime emulates it: the app's %fs */
 	long result = syscall_changes_memory_map(nr) ? perform_memory_change(t, icount, nr, a, e)
@@ -207,6 +209,15 @@ static void nondet_callout(const struct jit_callout *c)
 			 pinball_insn_name(e->insn.kind));
 }
 
+/* Blocks whose flags are live at entry, by start pc (a small set: it is only consulted for
+ * the block where the region ends). */
+static uint64_t live_flag_blocks[4096];
+
+static bool flags_live_at(uint64_t pc)
+{
+	return live_flag_blocks[(pc >> 2) % 4096] == pc;
+}
+
 /* At the block where the region's instruction count is reached. */
 static void end_check(const struct jit_callout *c)
 {
@@ -215,12 +226,14 @@ static void end_check(const struct jit_callout *c)
 		diverged(c->thread, icount,
 			 "the region ends at icount %lu, inside a block of the replay",
 			 rp.in->end_icount);
-	finish(c->thread, icount);
+	finish(c->thread, icount, flags_live_at(c->pc));
 }
 
 static void instrument(struct jit_block *b, void *arg)
 {
 	(void)arg;
+	if (jit_block_flags_live(b))
+		live_flag_blocks[(jit_block_pc(b, 0) >> 2) % 4096] = jit_block_pc(b, 0);
 	for (size_t i = 0; i < jit_block_length(b); i++) {
 		uintptr_t code = nondet_classify(jit_block_insn(b, i), jit_block_operands(b, i));
 		if (!code)

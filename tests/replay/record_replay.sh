@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: record_replay.sh LOGGER REPLAYER [--stdin FILE] [--knob K]... -- PROGRAM [ARGS...]
-# Records the whole program into a pinball, replays it, and passes when the replay says OK
-# and what it echoed on stdout is byte-identical to what the recorded run printed.
+# Records the whole program into a pinball, replays it, and passes when the recorded run's
+# stdout and exit status are the native run's, the replay says OK, and what it echoed on
+# stdout is byte-identical to what the recorded run printed.
 set -uo pipefail
 logger=$1 replayer=$2
 shift 2
@@ -15,8 +16,15 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+(cd "$work" && "$@" <"$stdin" >"$work/native.out" 2>/dev/null)
+native=$?
 (cd "$work" && "$logger" -log:basename "$work/pb/run" "${knobs[@]}" -- "$@" <"$stdin" >"$work/rec.out" 2>"$work/rec.err")
 status=$?
+if [ $status -ne $native ] || ! cmp -s "$work/native.out" "$work/rec.out"; then
+	echo "the recorded run differs from the native one (exit $status, native $native)"
+	diff <(head -c 3000 "$work/native.out") <(head -c 3000 "$work/rec.out") | head -10
+	exit 1
+fi
 if [ ! -f "$work/pb/run.0.meta" ]; then
 	echo "no pinball was written (logger exit status $status):"
 	head -20 "$work/rec.err"
