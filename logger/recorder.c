@@ -16,6 +16,7 @@
 #include "rt_format.h"
 #include "rt_string.h"
 #include "syscall_table.h"
+#include "syscalls.h"
 #include "thread_block.h"
 
 enum region_state { OUT, TO_IN, IN, TO_OUT };
@@ -33,6 +34,7 @@ static struct {
 	struct pinball_cause cause; /* what asked for the pending transition */
 	char cause_text[256];
 	char path[4096];
+	bool unmodelled_seen[512];
 } rec;
 
 static struct record *must_new(enum record_kind kind, size_t extra)
@@ -219,6 +221,13 @@ static void record_syscall(struct jit_thread *t, long nr, const long args[6], lo
 {
 	struct mem_range writes[SYSCALL_MAX_WRITES];
 	int n = syscall_writes(nr, args, result, writes);
+	if (n < 0 && nr >= 0 && nr < 512 && !rec.unmodelled_seen[nr]) {
+		rec.unmodelled_seen[nr] = true;
+		const char *name = syscall_name(nr);
+		message("warning: syscall %s (%ld) is not modelled: what it writes to memory is "
+			"not recorded (the replayer will say so)",
+			name ? name : "?", nr);
+	}
 	if (nr == SYS_mmap && result >= 0 && !(args[3] & MAP_ANONYMOUS)) {
 		/* The file's contents arrive in memory: record them as the kernel's writes. */
 		writes[0] = (struct mem_range){(uint64_t)result, (uint64_t)args[1]};
