@@ -24,6 +24,12 @@ struct pool_chunk {
 	size_t cap;
 	_Alignas(16) unsigned char data[];
 };
+/* Every fragment ever made since the last reclaim, in allocation order. Code is allocated
+ * upwards within each arena, so the list is sorted within runs that share an arena; a
+ * lookup scans runs and bisects inside them. */
+static struct fragment **by_address;
+static size_t indexed, index_cap;
+
 static struct pool_chunk *pool;	   /* the current generation's */
 static struct pool_chunk *retired; /* older generations', until reclaimed */
 static struct jit_exit *linkable;  /* the current generation's direct exits */
@@ -171,8 +177,70 @@ static void free_chunks(struct pool_chunk *c)
 	}
 }
 
+void fragment_index(struct fragment *f)
+{
+	if (indexed == index_cap) {
+		size_t ncap = index_cap ? index_cap * 2 : 4096;
+		struct fragment **n = rt_realloc(by_address, ncap * sizeof *n);
+		if (!n)
+			return; /* only costs precision of fault reports */
+		by_address = n;
+		index_cap = ncap;
+	}
+	by_address[indexed++] = f;
+}
+
+static bool holds(const struct fragment *f, uint64_t pc)
+{
+	return pc >= (uint64_t)f->indirect_entry && pc < (uint64_t)f->indirect_entry + f->cache_size;
+}
+
+struct fragment *fragment_at_cache_pc(uint64_t pc)
+{
+	size_t run = 0;
+	while (run < indexed) {
+		/* A run: consecutive fragments with increasing addresses. */
+		size_t end = run + 1;
+		while (end < indexed && by_address[end]->indirect_entry > by_address[end - 1]->indirect_entry)
+			end++;
+		size_t lo = run, hi = end;
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			if ((uint64_t)by_address[mid]->indirect_entry <= pc)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (holds(by_address[lo], pc))
+			return by_address[lo];
+		run = end;
+	}
+	return NULL;
+}
+
+const struct insn_map *fragment_insn_at(const struct fragment *f, uint64_t cache_pc)
+{
+	uint64_t off = cache_pc - (uint64_t)f->indirect_entry;
+	const struct insn_map *best = NULL;
+	for (uint32_t i = 0; i < f->insn_count && f->insns[i].cache_off <= off; i++)
+		best = &f->insns[i];
+	return best;
+}
+
+void fragment_unlink(struct fragment *f)
+{
+	for (uint32_t i = 0; i < f->exit_count; i++) {
+		struct jit_exit *e = f->exits[i];
+		if (e->linked) {
+			patch_rel32(e->branch_field, e->stub);
+			e->linked = false;
+		}
+	}
+}
+
 void fragment_reclaim(void)
 {
+	indexed = 0;
 	free_chunks(pool);
 	free_chunks(retired);
 	pool = retired = NULL;

@@ -41,6 +41,14 @@ struct jit_exit {
 	uint8_t *resume;
 };
 
+/* Where each app instruction's translation starts in the fragment, for mapping a cache pc
+ * back to the app (precise faults, signals). */
+struct insn_map {
+	uint16_t cache_off; /* from indirect_entry */
+	uint16_t app_off;   /* from app_pc */
+	bool rewritten;	    /* not a plain copy: %rcx may be borrowed (in TB_SCRATCH_RCX) */
+};
+
 struct fragment {
 	uint64_t app_pc;
 	uint64_t app_end; /* one past the last app byte translated */
@@ -48,6 +56,10 @@ struct fragment {
 	uint8_t *cache_pc;	 /* where direct branches enter */
 	uint32_t cache_size;	 /* from indirect_entry to the end of the exit stubs */
 	struct fragment *hash_next;
+	struct jit_exit **exits; /* its direct exits, for unlinking just this fragment */
+	uint32_t exit_count;
+	uint32_t insn_count;
+	struct insn_map *insns;
 };
 
 /* Bump allocation of metadata that lives until the next flush. NULL when out of memory. */
@@ -55,6 +67,17 @@ void *fragment_meta_alloc(size_t size);
 
 struct fragment *fragment_lookup(uint64_t app_pc);
 void fragment_insert(struct fragment *f);
+
+/* The fragment whose code holds cache address pc, current or retired; NULL if none. */
+struct fragment *fragment_at_cache_pc(uint64_t pc);
+/* Adds f to the cache-address index (every fragment, registered or not). */
+void fragment_index(struct fragment *f);
+
+/* The app pc of the instruction whose translation holds cache pc (NULL map: f's start). */
+const struct insn_map *fragment_insn_at(const struct fragment *f, uint64_t cache_pc);
+
+/* Points f's linked exits back at their stubs: a thread inside f leaves at its end. */
+void fragment_unlink(struct fragment *f);
 
 /* True when some fragment was translated from app bytes in [start, end). */
 bool fragment_range_translated(uint64_t start, uint64_t end);

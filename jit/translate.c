@@ -29,10 +29,12 @@ static ZydisDecoder decoder;
 static struct jit_block block;
 static uint8_t fetch_buf[FETCH_MAX + 16];
 
-/* Branches of the block body that go to exit stubs, emitted after the body. */
+/* Branches of the block body that go to exit stubs, emitted after the body; `link_to`
+ * is the known fragment it is linked to at once, if any. */
 struct pending_exit {
 	struct jit_exit *rec;
 	uint8_t *field;
+	const struct fragment *link_to;
 };
 
 /* 64-bit constants placed after the fragment's stubs and read RIP-relative. */
@@ -47,6 +49,7 @@ struct translation {
 	int exit_count;
 	struct pending_constant constants[MAX_CONSTANTS];
 	int constant_count;
+	struct insn_map insns[BLOCK_MAX_INSNS];
 	bool failed;
 };
 
@@ -138,16 +141,14 @@ static void emit_inline_exit(struct translation *t, enum exit_kind kind, uint64_
 static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
 {
 	struct fragment *known = fragment_lookup(target);
-	if (known && rel32_reaches(field, known->cache_pc)) {
-		patch_rel32(field, known->cache_pc);
-		return;
-	}
 	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, target);
 	if (!rec || t->exit_count == MAX_EXITS) {
 		t->failed = true;
 		return;
 	}
-	t->exits[t->exit_count++] = (struct pending_exit){rec, field};
+	/* Even a branch linked at once keeps its stub, so that it can be unlinked. */
+	bool reach = known && rel32_reaches(field, known->cache_pc);
+	t->exits[t->exit_count++] = (struct pending_exit){rec, field, reach ? known : NULL};
 }
 
 static void emit_direct_jump(struct translation *t, uint64_t target)
@@ -633,6 +634,14 @@ static bool emit_block(struct translation *t)
 		}
 		counted -= instrument_counted(&block, i);
 		emit_rep_counters(t, bi, false);
+		t->insns[i] = (struct insn_map){
+			.cache_off = (uint16_t)(t->e.cur - t->e.start),
+			.app_off = (uint16_t)(bi->pc - block.start_pc),
+			.rewritten = bi->insn.mnemonic == ZYDIS_MNEMONIC_RET ||
+				     ((bi->insn.mnemonic == ZYDIS_MNEMONIC_CALL ||
+				       bi->insn.mnemonic == ZYDIS_MNEMONIC_JMP) &&
+				      !is_relative_branch(bi)),
+		};
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
 		emit_rep_counters(t, bi, true);
@@ -643,11 +652,14 @@ static bool emit_block(struct translation *t)
 	}
 	for (int i = 0; i < t->exit_count; i++) {
 		uint8_t *stub = t->e.cur;
-		t->exits[i].rec->branch_field = t->exits[i].field;
-		t->exits[i].rec->stub = stub;
-		emit_exit_stub(&t->e, t->exits[i].rec);
-		if (!t->e.overflow)
-			patch_rel32(t->exits[i].field, stub);
+		struct pending_exit *x = &t->exits[i];
+		x->rec->branch_field = x->field;
+		x->rec->stub = stub;
+		emit_exit_stub(&t->e, x->rec);
+		if (t->e.overflow)
+			continue;
+		patch_rel32(x->field, x->link_to ? x->link_to->cache_pc : stub);
+		x->rec->linked = x->link_to != NULL;
 	}
 	while ((uint64_t)t->e.cur & 7)
 		emit_u8(&t->e, 0xcc);
@@ -677,14 +689,27 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	if (t.failed || t.e.overflow)
 		return NULL;
 	const struct block_insn *last = block.length ? &block.insns[block.length - 1] : NULL;
+	size_t ninsns = start == EXIT_DIRECT ? block.length : 0;
+	struct jit_exit **exits = fragment_meta_alloc(sizeof *exits * (size_t)(t.exit_count + 1));
+	struct insn_map *insns = fragment_meta_alloc(sizeof *insns * (ninsns + 1));
+	if (!exits || !insns)
+		return NULL;
+	for (int i = 0; i < t.exit_count; i++)
+		exits[i] = t.exits[i].rec;
+	memcpy(insns, t.insns, sizeof *insns * ninsns);
 	*f = (struct fragment){
 		.app_pc = app_pc,
 		.app_end = last ? last->pc + last->insn.length : app_pc + 1,
 		.indirect_entry = code,
 		.cache_pc = body,
 		.cache_size = (uint32_t)(t.e.cur - code),
+		.exits = exits,
+		.exit_count = (uint32_t)t.exit_count,
+		.insn_count = (uint32_t)ninsns,
+		.insns = insns,
 	};
 	code_cache_commit(code, f->cache_size);
+	fragment_index(f);
 	if (registered)
 		fragment_insert(f);
 	return f;
