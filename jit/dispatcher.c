@@ -122,9 +122,11 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 		break;
 	case EXIT_BAD_FETCH:
 		signals_app_fault(t, SIGSEGV, exit.target);
+		next = t->app_pc;
 		break;
 	case EXIT_BAD_OPCODE:
 		signals_app_fault(t, SIGILL, exit.target);
+		next = t->app_pc;
 		break;
 	case EXIT_CALLOUT:
 		if (run_callout(t, &exit, &next))
@@ -135,12 +137,19 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 		      exit.target);
 	}
 
+	if (exit.kind <= EXIT_SYSCALL && signals_pending(t)) {
+		t->app_pc = next; /* a block boundary: the app's handler may run now */
+		signals_deliver_pending(t);
+		next = t->app_pc;
+	}
 	if (jit_config.selftest_escape && exit.kind == EXIT_SYSCALL) {
 		t->jump_target = next; /* native app code: check_native_exec must catch it */
 		return;
 	}
 	struct fragment *f = dispatch_find_fragment(next);
-	if (exit.kind == EXIT_DIRECT && generation == fragment_generation())
+	/* (A signal handler may have taken the thread elsewhere: link only the exit's own
+	 * target.) */
+	if (exit.kind == EXIT_DIRECT && next == exit.target && generation == fragment_generation())
 		link_exit(rec, f);
 	if (exit.kind == EXIT_INDIRECT)
 		thread_ibl_install(t, next, f->indirect_entry);

@@ -6,11 +6,17 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "block.h"
 #include "code_cache.h"
 #include "config.h"
+#include "dispatcher.h"
 #include "fatal.h"
+#include "fragment.h"
 #include "instrument.h"
+#include "rt_alloc.h"
 #include "rt_syscall.h"
+#include "signal_frame.h"
+#include "threads.h"
 
 /* The kernel's struct sigaction for rt_sigaction. */
 struct kernel_sigaction {
@@ -26,6 +32,14 @@ struct kernel_sigaction {
 #define LEGACY_MINSIGSTKSZ 2048u
 enum { NSIG_KERNEL = 65, ALT_STACK_SIZE = 64 * 1024 };
 
+struct pending_signals {
+	uint64_t set; /* bit sig-1 */
+	siginfo_t info[NSIG_KERNEL];
+	/* A sigsuspend just returned: its mask, not the restored one, decides delivery. */
+	bool after_suspend;
+	uint64_t suspend_mask;
+};
+
 static struct kernel_sigaction app_actions[NSIG_KERNEL];
 static stack_t app_altstack = {.ss_flags = SS_DISABLE};
 
@@ -36,6 +50,8 @@ __asm__(".text\n"
 	"syscall\n");
 
 static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP};
+
+static uint64_t bit(int sig) { return 1ull << (sig - 1); }
 
 static bool is_fault_signal(int sig)
 {
@@ -51,11 +67,36 @@ static long kernel_sigaction(int sig, const struct kernel_sigaction *act,
 	return rt_syscall4(SYS_rt_sigaction, sig, (long)act, (long)old, 8);
 }
 
+static uint64_t current_mask(void)
+{
+	uint64_t mask = 0;
+	rt_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&mask, 8);
+	return mask;
+}
+
+static void set_mask(uint64_t mask)
+{
+	mask &= ~(bit(SIGKILL) | bit(SIGSTOP));
+	rt_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8);
+}
+
+static bool copy_in(void *dst, uint64_t src, size_t n)
+{
+	return src && jit_read_app_memory(dst, src, n);
+}
+
+static struct jit_thread *current_thread(void)
+{
+	struct jit_thread *t;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(t));
+	return t;
+}
+
 void signals_die_by(int sig)
 {
 	struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
 	kernel_sigaction(sig, &dfl, NULL);
-	uint64_t unblock = 1ull << (sig - 1);
+	uint64_t unblock = bit(sig);
 	rt_syscall4(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&unblock, 0, 8);
 	rt_tgkill(rt_getpid(), rt_gettid(), sig);
 	/* Signals whose default action is to ignore (SIGCHLD...) cannot kill us. */
@@ -69,14 +110,83 @@ static bool app_has_handler(int sig)
 	return h != (uint64_t)SIG_DFL && h != (uint64_t)SIG_IGN;
 }
 
+/* Calls the app's handler for sig: frame, mask, SA_RESETHAND. */
+static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
+{
+	const struct kernel_sigaction *a = &app_actions[sig];
+	struct frame_action fa = {a->handler, a->flags, a->restorer, a->mask};
+	uint64_t old_mask = current_mask();
+	if (!signal_frame_push(t, sig, info, &fa, &app_altstack, old_mask))
+		signals_die_by(SIGSEGV); /* as the kernel does when the frame cannot be written */
+	set_mask(old_mask | a->mask | ((a->flags & SA_NODEFER) ? 0 : bit(sig)));
+	if (a->flags & SA_RESETHAND) {
+		app_actions[sig].handler = (uint64_t)SIG_DFL;
+		if (!is_fault_signal(sig)) {
+			struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
+			kernel_sigaction(sig, &dfl, NULL);
+		}
+	}
+}
+
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
 {
-	(void)t;
-	if (app_has_handler(sig))
-		fatal("signal %d at 0x%lx: delivering signals to the app's handlers is not "
-		      "supported yet",
-		      sig, pc);
+	if (app_has_handler(sig)) {
+		siginfo_t info;
+		memset(&info, 0, sizeof info);
+		info.si_signo = sig;
+		info.si_code = sig == SIGSEGV ? SEGV_MAPERR : ILL_ILLOPN;
+		info.si_addr = (void *)pc;
+		t->app_pc = pc;
+		call_handler(t, sig, &info);
+		return;
+	}
 	signals_die_by(sig);
+}
+
+/* The app state at a fault in the cache: registers from the kernel's context, the app pc
+ * of the instruction, %rcx from its slot inside a rewritten instruction. */
+static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc)
+{
+	const struct fragment *f = fragment_at_cache_pc(cache_pc);
+	const struct insn_map *m = f ? fragment_insn_at(f, cache_pc) : NULL;
+	if (!m)
+		return false;
+	static const int from_greg[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+					  REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+					  REG_R12, REG_R13, REG_R14, REG_R15};
+	for (int r = 0; r < 16; r++)
+		t->gpr[r] = (uint64_t)uc->uc_mcontext.gregs[from_greg[r]];
+	if (m->rewritten)
+		t->gpr[GPR_RCX] = t->scratch_rcx;
+	t->rflags = (uint64_t)uc->uc_mcontext.gregs[REG_EFL];
+	t->app_pc = f->app_pc + m->app_off;
+	uint64_t fs = 0;
+	if (t->use_fsgsbase)
+		__asm__ volatile("rdfsbase %0" : "=r"(fs));
+	else
+		fs = t->app_fs;
+	t->app_fs = fs;
+	if (uc->uc_mcontext.fpregs)
+		memcpy(t->xsave_area, uc->uc_mcontext.fpregs, threads_xsave_size());
+	return true;
+}
+
+/* A fault in app code that the app handles: leave the kernel's handler into the runtime's
+ * resume path, which enters the app's handler in the cache. */
+static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, ucontext_t *uc)
+{
+	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	if (!app_state_at(t, uc, pc))
+		fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig, pc);
+	uint64_t old_mask = current_mask();
+	call_handler(t, sig, info);
+	/* call_handler set the app's mask for the handler; the kernel restores the mask from
+	 * our frame when this handler returns, so that is where it must go. */
+	uint64_t handler_mask = current_mask();
+	set_mask(old_mask);
+	memcpy(&uc->uc_sigmask, &handler_mask, sizeof handler_mask);
+	t->jump_target = (uint64_t)dispatch_find_fragment(t->app_pc)->cache_pc;
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)jit_resume_cache;
 }
 
 static void on_fault(int sig, siginfo_t *info, void *ctx)
@@ -87,10 +197,10 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && jit_grant_access(addr))
 		return; /* a withheld page, now accessible: the access is retried */
 	if (code_cache_contains(pc)) {
-		if (app_has_handler(sig))
-			fatal("signal %d in app code: delivering signals to the app's handlers "
-			      "is not supported yet",
-			      sig);
+		if (app_has_handler(sig)) {
+			deliver_fault(current_thread(), sig, info, uc);
+			return;
+		}
 		signals_die_by(sig);
 	}
 	if (jit_config.check_native_exec && sig == SIGSEGV && addr == pc)
@@ -98,13 +208,24 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	fatal("internal fault: signal %d at pc 0x%lx (address 0x%lx)", sig, pc, addr);
 }
 
+/* Makes the thread come back to the dispatcher soon: the fragment it is in (or about to
+ * enter) loses its links, and indirect branches miss. */
+static void kick(struct jit_thread *t, uint64_t pc)
+{
+	struct fragment *f = fragment_at_cache_pc(code_cache_contains(pc) ? pc : t->jump_target);
+	if (f)
+		fragment_unlink(f);
+	thread_clear_ibl(t);
+}
+
 static void on_async(int sig, siginfo_t *info, void *ctx)
 {
-	(void)info;
-	(void)ctx;
-	fatal("signal %d arrived for the app's handler: delivering signals to app handlers is "
-	      "not supported yet",
-	      sig);
+	struct jit_thread *t = current_thread();
+	if (!t->signals)
+		return;
+	t->signals->info[sig] = *info;
+	__atomic_or_fetch(&t->signals->set, bit(sig), __ATOMIC_RELEASE);
+	kick(t, (uint64_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP]);
 }
 
 static void install(int sig, void (*fn)(int, siginfo_t *, void *))
@@ -117,7 +238,7 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	kernel_sigaction(sig, &act, NULL);
 }
 
-void signals_init(void)
+void signals_init(struct jit_thread *t)
 {
 	long stack = rt_mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -125,15 +246,95 @@ void signals_init(void)
 		stack_t ss = {.ss_sp = (void *)stack, .ss_size = ALT_STACK_SIZE};
 		rt_syscall2(SYS_sigaltstack, (long)&ss, 0);
 	}
+	t->signals = rt_calloc(1, sizeof *t->signals);
 	for (int sig = 1; sig < NSIG_KERNEL; sig++)
 		kernel_sigaction(sig, NULL, &app_actions[sig]);
 	for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
 		install(fault_signals[i], on_fault);
 }
 
-static bool copy_in(void *dst, uint64_t src, size_t n)
+bool signals_pending(const struct jit_thread *t)
 {
-	return src && (memcpy(dst, (const void *)src, n), true);
+	return t->signals && __atomic_load_n(&t->signals->set, __ATOMIC_ACQUIRE) != 0;
+}
+
+long signals_sigsuspend(struct jit_thread *t, uint64_t mask_addr, uint64_t size)
+{
+	uint64_t mask;
+	if (size != 8 || !copy_in(&mask, mask_addr, sizeof mask))
+		return -EFAULT;
+	long r = rt_syscall2(SYS_rt_sigsuspend, (long)&mask, 8);
+	if (r == -EINTR && t->signals) {
+		t->signals->after_suspend = true;
+		t->signals->suspend_mask = mask;
+	}
+	return r;
+}
+
+void signals_deliver_pending(struct jit_thread *t)
+{
+	uint64_t mask = t->signals->after_suspend ? t->signals->suspend_mask : current_mask();
+	t->signals->after_suspend = false;
+	uint64_t deliverable = __atomic_load_n(&t->signals->set, __ATOMIC_ACQUIRE) & ~mask;
+	if (!deliverable)
+		return;
+	int sig = __builtin_ctzll(deliverable) + 1;
+	__atomic_and_fetch(&t->signals->set, ~bit(sig), __ATOMIC_ACQ_REL);
+	if (app_has_handler(sig)) {
+		call_handler(t, sig, &t->signals->info[sig]);
+	} else if (app_actions[sig].handler == (uint64_t)SIG_DFL) {
+		/* the app reset the action meanwhile: the kernel's default, for real */
+		rt_tgkill(rt_getpid(), rt_gettid(), sig);
+	}
+}
+
+/* Syscalls the kernel restarts after a handler with SA_RESTART (ERESTARTSYS ones). */
+static bool restartable(long nr)
+{
+	switch (nr) {
+	case SYS_read:
+	case SYS_readv:
+	case SYS_pread64:
+	case SYS_write:
+	case SYS_writev:
+	case SYS_pwrite64:
+	case SYS_wait4:
+	case SYS_waitid:
+	case SYS_accept:
+	case SYS_accept4:
+	case SYS_recvfrom:
+	case SYS_recvmsg:
+	case SYS_sendto:
+	case SYS_sendmsg:
+	case SYS_open:
+	case SYS_openat:
+	case SYS_flock:
+	case SYS_fcntl:
+	case SYS_ioctl:
+	case SYS_futex:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool signals_restart_syscall(const struct jit_thread *t, long nr)
+{
+	if (!signals_pending(t) || !restartable(nr))
+		return false;
+	uint64_t deliverable = t->signals->set & ~current_mask();
+	if (!deliverable)
+		return false;
+	int sig = __builtin_ctzll(deliverable) + 1;
+	return app_has_handler(sig) && (app_actions[sig].flags & SA_RESTART);
+}
+
+void signals_sigreturn(struct jit_thread *t)
+{
+	uint64_t mask;
+	if (!signal_frame_pop(t, &mask))
+		signals_die_by(SIGSEGV);
+	set_mask(mask);
 }
 
 long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize)
@@ -144,7 +345,9 @@ long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigs
 		return -EINVAL;
 	struct kernel_sigaction old = app_actions[sig];
 	struct kernel_sigaction new;
-	if (copy_in(&new, act, sizeof new)) {
+	if (act && !copy_in(&new, act, sizeof new))
+		return -EFAULT;
+	if (act) {
 		app_actions[sig] = new;
 		if (!is_fault_signal(sig)) {
 			if (app_has_handler(sig)) {
@@ -165,7 +368,8 @@ long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss)
 	stack_t old = app_altstack;
 	if (ss) {
 		stack_t s;
-		memcpy(&s, (const void *)ss, sizeof s);
+		if (!copy_in(&s, ss, sizeof s))
+			return -EFAULT;
 		if (s.ss_flags & ~(SS_DISABLE | SS_AUTODISARM_FLAG))
 			return -EINVAL;
 		if (!(s.ss_flags & SS_DISABLE) && s.ss_size < LEGACY_MINSIGSTKSZ)

@@ -1,23 +1,49 @@
-/* Signals, as far as the single-threaded runtime handles them: the runtime owns the real
- * handlers of the synchronous faults, keeps the app's actions and alternate stack as
- * virtual state, and makes an app that dies of a signal die of that signal. Delivering
- * signals to app handlers is not implemented yet; it ends the run with a clear message. */
+/* Signals, as the kernel would deliver them to the app: the runtime owns every real
+ * handler; the app's actions, mask discipline and alternate stack are kept for it, and its
+ * handlers are called on kernel-layout frames (signal_frame.h).
+ *
+ * - Synchronous faults in app code are delivered at once, with the faulting instruction's
+ *   app address and registers.
+ * - Asynchronous signals are noted when they arrive and delivered at the thread's next
+ *   block boundary; the fragment it is in is unlinked so that it gets there soon. A
+ *   blocking syscall they interrupt returns EINTR, or is restarted for SA_RESTART actions
+ *   when the kernel would restart it.
+ * - A signal whose action is the default ends the process as natively (same wait status). */
 #ifndef JIT_SIGNALS_H
 #define JIT_SIGNALS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "thread_block.h"
 
 /* Installs the runtime's fault handlers and an alternate stack for the calling thread. */
-void signals_init(void);
+void signals_init(struct jit_thread *t);
 
 /* rt_sigaction and sigaltstack as the app sees them. Return the syscall result. */
 long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize);
 long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss);
 
-/* The app raised a synchronous fault at pc (e.g. jumped to unmapped memory). */
-_Noreturn void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc);
+/* rt_sigreturn: restores t from the frame on its stack (dies by SIGSEGV on a bad one). */
+void signals_sigreturn(struct jit_thread *t);
+
+/* rt_sigsuspend: the handler that ends it runs under the suspend mask, as the kernel's. */
+long signals_sigsuspend(struct jit_thread *t, uint64_t mask, uint64_t size);
+
+/* True when a signal waits for delivery to an app handler. */
+bool signals_pending(const struct jit_thread *t);
+
+/* At a block boundary (t->app_pc is where the thread goes next): calls the app's handler
+ * for the first deliverable pending signal, by changing t's state. */
+void signals_deliver_pending(struct jit_thread *t);
+
+/* After a syscall that returned -EINTR: whether it must be restarted (a pending signal's
+ * action has SA_RESTART and the kernel restarts this syscall for it). */
+bool signals_restart_syscall(const struct jit_thread *t, long nr);
+
+/* The app raised a synchronous fault at pc (e.g. jumped to unmapped memory): returns with t
+ * pointed at the app's handler, or ends the process by the signal. */
+void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc);
 
 /* Ends the process the way signal `sig` with its default action would. */
 _Noreturn void signals_die_by(int sig);

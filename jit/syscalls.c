@@ -187,10 +187,13 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_rt_sigaction:
 		return signals_app_sigaction((int)a[0], (uint64_t)a[1], (uint64_t)a[2],
 					     (uint64_t)a[3]);
+	case SYS_rt_sigsuspend:
+		return signals_sigsuspend(t, (uint64_t)a[0], (uint64_t)a[1]);
 	case SYS_sigaltstack:
 		return signals_app_sigaltstack((uint64_t)a[0], (uint64_t)a[1]);
 	case SYS_rt_sigreturn:
-		fatal("rt_sigreturn: signal delivery to the app is not supported yet");
+		signals_sigreturn(t);
+		return 0; /* not a result: syscall_dispatch leaves the restored registers */
 	case SYS_clone3:
 		return -ENOSYS; /* glibc falls back to clone, which we handle */
 	case SYS_clone:
@@ -246,6 +249,13 @@ void syscall_dispatch(struct jit_thread *t)
 		result = (long)t->gpr[GPR_RAX];
 	} else {
 		result = dispatch(t, nr, args);
+		if (nr == SYS_rt_sigreturn)
+			return; /* every register is the interrupted code's again */
+		if (result == -EINTR && signals_restart_syscall(t, nr)) {
+			/* as the kernel restarts: back to the syscall instruction, number in rax */
+			t->app_pc -= 2;
+			result = nr;
+		}
 		instrument_syscall_post(t, nr, args, result);
 	}
 	t->gpr[GPR_RAX] = (uint64_t)result;

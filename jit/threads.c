@@ -41,10 +41,11 @@ static void *map_rw(size_t len)
 	return rt_is_error(r) ? NULL : (void *)r;
 }
 
-/* A valid xsave image for a fresh thread: every component in its initial state, with the
+/* A valid xsave image in its initial state: every component in its initial state, with the
  * control words the kernel gives a new process (x87 0x37f, MXCSR 0x1f80). */
-static void init_xsave_area(uint8_t *area)
+void threads_init_xsave(uint8_t *area)
 {
+	memset(area, 0, TB_XSAVE_SIZE);
 	uint16_t fcw = 0x37f;
 	uint32_t mxcsr = 0x1f80;
 	memcpy(area + 0, &fcw, sizeof fcw);
@@ -73,7 +74,7 @@ struct jit_thread *thread_create(void)
 	t->use_xsaveopt = use_xsaveopt;
 	t->tid = (uint32_t)thread_total;
 	t->os_tid = (int32_t)rt_gettid();
-	init_xsave_area(t->xsave_area);
+	threads_init_xsave(t->xsave_area);
 	threads[thread_total++] = t;
 	return t;
 }

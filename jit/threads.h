@@ -14,6 +14,9 @@ int threads_init(uint64_t hwcap2, const char **why);
 /* Bytes of the CPU's xsave area (standard layout, all enabled components). */
 size_t threads_xsave_size(void);
 
+/* Resets an xsave area to the state a new process (or a signal handler) starts with. */
+void threads_init_xsave(uint8_t *area);
+
 /* A new thread block with its runtime stack and indirect-branch table. NULL on failure. */
 struct jit_thread *thread_create(void);
 

@@ -111,7 +111,7 @@ int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
 	struct jit_thread *t = start_runtime(o);
 	if (!t)
 		return 1;
-	signals_init();
+	signals_init(t);
 	jit_thread_set_regs(t, regs);
 	jit_thread_set_xsave(t, xsave, xsave_len);
 	enter(t, regs->rip);
@@ -156,7 +156,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	jit_config.app_auxv_len = stack.auxv_bytes;
 	jit_config.app_cmdline = join_cmdline(prog.argv, &jit_config.app_cmdline_len);
 	set_process_name(prog.exec_path);
-	signals_init();
+	signals_init(t);
 	app_map_add(stack.base, stack.base + stack.size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, 0, "[stack]");
 	report_image(jit_config.app_exe_path, &exe);

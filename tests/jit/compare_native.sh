@@ -19,6 +19,11 @@ trap 'rm -rf "$work"' EXIT
 
 (cd "$work" && "$@" <"$stdin" >"$work/native.out" 2>"$work/native.err")
 native=$?
+if [ "$native" -eq 126 ] || [ "$native" -eq 127 ]; then
+	echo "the program did not run natively (exit $native): $*"
+	cat "$work/native.err"
+	exit 1
+fi
 if [ "$native" -eq 77 ]; then
 	cat "$work/native.out"
 	exit 77
