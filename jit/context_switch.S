@@ -115,4 +115,32 @@ jit_ibl_miss:
 	jmp jit_dispatch_entry
 	.size jit_ibl_miss, . - jit_ibl_miss
 
+/* long jit_clone_thread(unsigned long flags, struct jit_thread *child, int *ptid, int *ctid)
+ * clone(2) for a new app thread: the child starts on its own runtime stack, points %gs at
+ * its thread block and goes to jit_child_start(child), which never returns. The parent gets
+ * the kernel's result. */
+	.globl jit_clone_thread
+	.type jit_clone_thread, @function
+jit_clone_thread:
+	mov %rsi, %r8			/* the child keeps its thread block in r8 */
+	mov %rcx, %r10			/* ctid */
+	mov TB_RT_STACK_TOP(%rsi), %rsi	/* the child's stack */
+	mov $56, %eax			/* SYS_clone */
+	syscall
+	test %rax, %rax
+	jz 1f
+	ret
+1:	cmpq $0, TB_USE_FSGSBASE(%r8)
+	je 2f
+	wrgsbase %r8
+	jmp 3f
+2:	mov $158, %eax			/* arch_prctl(ARCH_SET_GS, child) */
+	mov $0x1001, %edi
+	mov %r8, %rsi
+	syscall
+3:	mov %r8, %rdi
+	call jit_child_start
+	ud2
+	.size jit_clone_thread, . - jit_clone_thread
+
 	.section .note.GNU-stack, "", @progbits

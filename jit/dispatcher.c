@@ -10,6 +10,7 @@
 #include "block.h"
 #include "fragment.h"
 #include "instrument.h"
+#include "runtime_lock.h"
 #include "signals.h"
 #include "syscalls.h"
 #include "threads.h"
@@ -92,7 +93,16 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	return true;
 }
 
+static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec);
+
 void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
+{
+	runtime_lock();
+	dispatch_locked(t, rec);
+	runtime_unlock();
+}
+
+static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* A flush while handling this exit frees the record: work from a copy. */
 	struct jit_exit exit = *rec;

@@ -7,6 +7,9 @@
 #include "rt_syscall.h"
 
 static const char *tool_name = "jit";
+static void (*fatal_cleanup)(void);
+
+void messages_on_fatal(void (*cleanup)(void)) { fatal_cleanup = cleanup; }
 static int message_fd = 2;
 
 void messages_init(const char *tool, int fd)
@@ -45,6 +48,10 @@ void fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	vline("error: ", fmt, ap);
 	va_end(ap);
+	void (*cleanup)(void) = fatal_cleanup;
+	fatal_cleanup = NULL; /* once, even if the cleanup fails fatally itself */
+	if (cleanup)
+		cleanup();
 	rt_exit_group(1);
 	__builtin_unreachable();
 }

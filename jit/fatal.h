@@ -9,6 +9,9 @@ int messages_fd(void);
 int messages_move(void);
 const char *messages_tool(void);
 
+/* Runs before fatal() exits (the logger removes its unfinished pinball). */
+void messages_on_fatal(void (*cleanup)(void));
+
 /* "<tool>: error: <message>" on one line, then exit status 1. TLS-free. */
 _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "<tool>: <message>" on one line. */

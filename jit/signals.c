@@ -15,6 +15,7 @@
 #include "instrument.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
+#include "runtime_lock.h"
 #include "signal_frame.h"
 #include "threads.h"
 
@@ -185,7 +186,9 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	uint64_t handler_mask = current_mask();
 	set_mask(old_mask);
 	memcpy(&uc->uc_sigmask, &handler_mask, sizeof handler_mask);
+	runtime_lock();
 	t->jump_target = (uint64_t)dispatch_find_fragment(t->app_pc)->cache_pc;
+	runtime_unlock();
 	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)jit_resume_cache;
 }
 
@@ -212,10 +215,15 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
  * enter) loses its links, and indirect branches miss. */
 static void kick(struct jit_thread *t, uint64_t pc)
 {
-	struct fragment *f = fragment_at_cache_pc(code_cache_contains(pc) ? pc : t->jump_target);
+	/* In the runtime the thread checks for signals before it resumes; in the cache it
+	 * may hold no lock, but another thread may: then try again at its next signal. */
+	if (!code_cache_contains(pc) || !runtime_trylock())
+		return;
+	struct fragment *f = fragment_at_cache_pc(pc);
 	if (f)
 		fragment_unlink(f);
 	thread_clear_ibl(t);
+	runtime_unlock();
 }
 
 static void on_async(int sig, siginfo_t *info, void *ctx)
@@ -238,7 +246,7 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	kernel_sigaction(sig, &act, NULL);
 }
 
-void signals_init(struct jit_thread *t)
+void signals_init_thread(struct jit_thread *t)
 {
 	long stack = rt_mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -247,6 +255,11 @@ void signals_init(struct jit_thread *t)
 		rt_syscall2(SYS_sigaltstack, (long)&ss, 0);
 	}
 	t->signals = rt_calloc(1, sizeof *t->signals);
+}
+
+void signals_init(struct jit_thread *t)
+{
+	signals_init_thread(t);
 	for (int sig = 1; sig < NSIG_KERNEL; sig++)
 		kernel_sigaction(sig, NULL, &app_actions[sig]);
 	for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)

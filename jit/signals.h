@@ -17,8 +17,10 @@
 
 #include "thread_block.h"
 
-/* Installs the runtime's fault handlers and an alternate stack for the calling thread. */
+/* Installs the runtime's fault handlers, and the first thread's signal state. */
 void signals_init(struct jit_thread *t);
+/* A new thread's own: an alternate stack for the runtime's handlers, its pending set. */
+void signals_init_thread(struct jit_thread *t);
 
 /* rt_sigaction and sigaltstack as the app sees them. Return the syscall result. */
 long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize);

@@ -16,6 +16,7 @@
 #include "block.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
+#include "runtime_lock.h"
 #include "rt_syscall.h"
 #include "signals.h"
 #include "threads.h"
@@ -66,14 +67,50 @@ static long arch_prctl(struct jit_thread *t, long code, long addr)
 
 /* Processes only: the runtime has one thread per process for now. The child continues
  * in the dispatcher with a copy of everything, on the stack and TLS the app asked for. */
+/* A new app thread: its own thread block and runtime stack, the parent's state with rax 0,
+ * the stack and TLS it asked for, starting after the syscall. */
+static long app_clone_thread(struct jit_thread *t, unsigned long flags, long stack,
+			     long parent_tid, long child_tid, long tls)
+{
+	struct jit_thread *c = thread_create();
+	if (!c)
+		return -ENOMEM;
+	memcpy(c->gpr, t->gpr, sizeof c->gpr);
+	c->gpr[GPR_RAX] = 0;
+	c->gpr[GPR_RCX] = t->app_pc; /* what the syscall instruction leaves */
+	c->gpr[GPR_R11] = t->rflags;
+	if (stack)
+		c->gpr[GPR_RSP] = (uint64_t)stack;
+	c->rflags = t->rflags;
+	c->app_fs = (flags & CLONE_SETTLS) ? (uint64_t)tls : t->app_fs;
+	memcpy(c->xsave_area, t->xsave_area, sizeof c->xsave_area);
+	c->app_pc = t->app_pc;
+	instrument_thread_start(c, c->app_pc);
+	c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
+	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
+	long r = jit_clone_thread(real, c, (int *)parent_tid, (int *)child_tid);
+	if (r < 0)
+		threads_exiting(c);
+	return r;
+}
+
+/* The child side of jit_clone_thread, on the child's runtime stack with %gs set. */
+_Noreturn void jit_child_start(struct jit_thread *c);
+void jit_child_start(struct jit_thread *c)
+{
+	c->os_tid = (int32_t)rt_gettid();
+	signals_init_thread(c);
+	jit_resume_cache();
+}
+
 static long app_clone(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
 		      long child_tid, long tls)
 {
-	if (flags & CLONE_THREAD)
-		fatal("the app creates a thread (clone with CLONE_THREAD): threads are not "
-		      "supported yet");
+	if ((flags & CLONE_THREAD) && (flags & CLONE_VM))
+		return app_clone_thread(t, flags, stack, parent_tid, child_tid, tls);
 	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
-		fatal("clone with CLONE_VM and without CLONE_VFORK is not supported yet");
+		fatal("clone with CLONE_VM and without CLONE_THREAD or CLONE_VFORK is not "
+		      "supported yet");
 	unsigned long real = flags & ~(unsigned long)(CLONE_VM | CLONE_SETTLS);
 	long r = rt_syscall6(SYS_clone, (long)real, 0, parent_tid, child_tid, 0, 0);
 	if (r == 0) {
@@ -182,13 +219,22 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_mremap:
 		return app_mremap(a);
 	case SYS_exit:
+		if (threads_live() > 1) {
+			threads_exiting(t);
+			runtime_unlock();
+			rt_syscall1(SYS_exit, a[0]); /* the kernel clears and wakes CHILD_CLEARTID */
+		}
+		process_exit((int)a[0]);
 	case SYS_exit_group:
 		process_exit((int)a[0]);
 	case SYS_rt_sigaction:
 		return signals_app_sigaction((int)a[0], (uint64_t)a[1], (uint64_t)a[2],
 					     (uint64_t)a[3]);
 	case SYS_rt_sigsuspend:
-		return signals_sigsuspend(t, (uint64_t)a[0], (uint64_t)a[1]);
+		runtime_unlock();
+		r = signals_sigsuspend(t, (uint64_t)a[0], (uint64_t)a[1]);
+		runtime_lock();
+		return r;
 	case SYS_sigaltstack:
 		return signals_app_sigaltstack((uint64_t)a[0], (uint64_t)a[1]);
 	case SYS_rt_sigreturn:
@@ -236,7 +282,11 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	default:
 		break;
 	}
-	return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	/* The kernel's own work, which may block: other threads may use the runtime meanwhile. */
+	runtime_unlock();
+	r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	runtime_lock();
+	return r;
 }
 
 void syscall_dispatch(struct jit_thread *t)

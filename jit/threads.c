@@ -20,6 +20,7 @@ static int use_fsgsbase;
 static size_t xsave_size;
 static int use_xsaveopt;
 static struct jit_thread *threads[MAX_THREADS];
+static size_t live; /* started and not exited */
 static size_t thread_total;
 
 int threads_init(uint64_t hwcap2, const char **why)
@@ -75,7 +76,9 @@ struct jit_thread *thread_create(void)
 	t->tid = (uint32_t)thread_total;
 	t->os_tid = (int32_t)rt_gettid();
 	threads_init_xsave(t->xsave_area);
-	threads[thread_total++] = t;
+	threads[thread_total] = t;
+	__atomic_store_n(&thread_total, thread_total + 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&live, 1, __ATOMIC_ACQ_REL);
 	return t;
 }
 
@@ -106,6 +109,13 @@ void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *en
 }
 
 size_t threads_xsave_size(void) { return xsave_size; }
+
+size_t threads_live(void) { return __atomic_load_n(&live, __ATOMIC_ACQUIRE); }
+void threads_exiting(struct jit_thread *t)
+{
+	(void)t;
+	__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL);
+}
 
 size_t threads_count(void) { return thread_total; }
 struct jit_thread *threads_at(size_t index) { return index < thread_total ? threads[index] : NULL; }

@@ -28,6 +28,13 @@ void thread_clear_ibl(struct jit_thread *t);
 /* Points t's indirect-branch table slot for app_pc at a fragment's indirect entry. */
 void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *entry);
 
+/* Threads started and not exited; threads_exiting takes one out (its block stays). */
+size_t threads_live(void);
+void threads_exiting(struct jit_thread *t);
+
+/* clone(2) of a new app thread (context_switch.S). */
+long jit_clone_thread(unsigned long flags, struct jit_thread *child, int *ptid, int *ctid);
+
 size_t threads_count(void);
 struct jit_thread *threads_at(size_t index);
 

@@ -21,6 +21,7 @@ enum record_kind {
 	REC_SLICE,
 	REC_END,    /* a thread's state at region end */
 	REC_FINISH, /* complete the pinball; the producer waits with record_queue_wait_done */
+	REC_ABORT,  /* drop the unfinished pinball (its temporary files); waited for the same way */
 };
 
 struct record {

@@ -167,6 +167,9 @@ void recorder_event(const struct control_event_info *ev)
 		control_engine_log_ignored(ev);
 		return;
 	}
+	if (start && jit_thread_count() > 1)
+		fatal("a region starts in a program with several threads: recording multithreaded "
+		      "programs is not supported yet");
 	set_cause(ev);
 	rec.state = start ? TO_IN : TO_OUT;
 	/* Step 1 of the transition: the triggering thread stops at the end of its block
@@ -320,6 +323,9 @@ static bool grant_access(uint64_t addr)
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
 {
 	(void)arg;
+	if (rec.state == IN && !rec.disabled && nr == SYS_clone && (args[0] & 0x00010000))
+		fatal("the app creates a thread inside a recorded region: recording multithreaded "
+		      "programs is not supported yet");
 	if (rec.state == IN && !rec.fat && !rec.disabled)
 		prepare_memory(nr, args);
 	if (rec.state == IN && !rec.disabled && (nr == SYS_exit_group || nr == SYS_exit)) {
@@ -399,8 +405,21 @@ static const struct jit_client client = {
 	.safe_point = safe_point,
 };
 
+/* A fatal error in a region: nothing that looks like a pinball may stay behind. */
+static void abandon_region(void)
+{
+	if (rec.state != IN && rec.state != TO_OUT)
+		return;
+	struct record *r = record_new(REC_ABORT, 0);
+	if (!r)
+		return;
+	record_push(r);
+	record_queue_wait_done();
+}
+
 void recorder_start(const struct recorder_options *o)
 {
+	messages_on_fatal(abandon_region);
 	rec.basename = o->basename;
 	rec.fat = o->fat;
 	jit_set_access_hook(grant_access);

@@ -38,6 +38,12 @@ static void write_record(struct writer_state *s, const struct record *r)
 		begin(s, r);
 		return;
 	}
+	if (r->kind == REC_ABORT) {
+		pinball_writer_free(s->w); /* removes the temporary files */
+		s->w = NULL;
+		record_queue_report_done("");
+		return;
+	}
 	if (r->kind == REC_FINISH) {
 		if (s->w && !s->error[0] && pinball_writer_finish(s->w, &r->u.finish))
 			fail(s, pinball_writer_error(s->w));

@@ -18,6 +18,7 @@
 #include "../config.h"
 #include "../dispatcher.h"
 #include "../fatal.h"
+#include "../runtime_lock.h"
 #include "../signals.h"
 #include "../threads.h"
 #include "../translate.h"
@@ -100,7 +101,9 @@ _Noreturn static void enter(struct jit_thread *t, uint64_t pc)
 	if (t->safe_point_pending)
 		instrument_safe_point(t, 0);
 	fflush(NULL);
+	runtime_lock();
 	t->jump_target = (uint64_t)dispatch_find_fragment(pc)->cache_pc;
+	runtime_unlock();
 	jit_resume_cache();
 }
 

@@ -35,3 +35,22 @@ for i in range(20000):
 print(h.hexdigest(), hashlib.md5(text.encode()).hexdigest())
 print(sorted({w: len(w) for w in re.split(r"\W+", text) if w}.items())[:5])
 PY
+cat >threads.py <<'PY'
+import threading
+r = [0] * 4
+def f(i):
+    r[i] = sum(range(200000 * (i + 1)))
+ts = [threading.Thread(target=f, args=(i,)) for i in range(4)]
+[t.start() for t in ts]
+[t.join() for t in ts]
+print(r)
+PY
+cat >pool.py <<'PY'
+from multiprocessing import Pool
+def sq(x):
+    return x * x
+if __name__ == "__main__":
+    with Pool(2) as p:
+        print(sum(p.map(sq, range(1000))))
+PY
+printf '#include <stdio.h>\nint main(void) { puts("hello, compiled under the logger"); return 0; }\n' >hello.c

@@ -1,0 +1,13 @@
+/* The runtime's one lock: translation, the fragment map, linking and the code cache are
+ * shared by all app threads, and a thread holds this lock while it is in the dispatcher,
+ * except while its syscall runs (which may block). */
+#ifndef JIT_RUNTIME_LOCK_H
+#define JIT_RUNTIME_LOCK_H
+
+#include <stdbool.h>
+
+void runtime_lock(void);
+void runtime_unlock(void);
+bool runtime_trylock(void);
+
+#endif
