@@ -51,6 +51,8 @@ void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uin
 bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6]);
 void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], long result);
 void instrument_safe_point(struct jit_thread *t, uint64_t icount);
+void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
+				const struct jit_sigaction *act, uint64_t old_mask);
 
 /* While set, jit_insert_callout drops callouts on a block's first instruction whose
  * argument is listed (translate_block_excluding). */

@@ -72,6 +72,13 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	uint64_t generation = fragment_generation();
 	struct jit_callout c = {t, exit->target, exit->callout_arg, exit->block_remaining};
 	exit->callout(&c);
+	if (t->app_pc != exit->target) {
+		/* the callout sent the thread elsewhere (a signal handler): the rest of the
+		 * block does not run */
+		instrument_uncount(t, exit->block_remaining, exit->budget_slots);
+		*next = t->app_pc;
+		return false;
+	}
 	if (generation == fragment_generation()) {
 		t->jump_target = (uint64_t)exit->resume;
 		return true;

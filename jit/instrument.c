@@ -181,6 +181,14 @@ void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], 
 			clients[i]->syscall_post(t, nr, args, result, clients[i]->arg);
 }
 
+void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
+				const struct jit_sigaction *act, uint64_t old_mask)
+{
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->signal_delivery)
+			clients[i]->signal_delivery(t, sig, info, act, old_mask, clients[i]->arg);
+}
+
 void instrument_safe_point(struct jit_thread *t, uint64_t icount)
 {
 	t->safe_point_pending = false;

@@ -16,6 +16,13 @@
 struct jit_block;
 struct jit_thread;
 
+#define JIT_ERESTARTSYS 512
+
+/* The action an app handler runs under (the kernel's struct sigaction layout). */
+struct jit_sigaction {
+	uint64_t handler, flags, restorer, mask;
+};
+
 size_t jit_block_length(const struct jit_block *b); /* instructions in the block */
 uint64_t jit_block_pc(const struct jit_block *b, size_t i);
 const ZydisDecodedInstruction *jit_block_insn(const struct jit_block *b, size_t i);
@@ -104,6 +111,13 @@ size_t jit_xsave_size(void);
 void jit_request_safe_point(struct jit_thread *t);
 void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value);
 
+/* Delivers a signal to t as recorded elsewhere (the replayer): builds the handler's frame
+ * with that action and saved mask, and points t at the handler. From a callout, the thread
+ * then continues in the handler instead of the rest of its block. False when the frame
+ * could not be written. */
+bool jit_deliver_signal(struct jit_thread *t, int sig, const void *info,
+			const struct jit_sigaction *act, uint64_t old_mask);
+
 /* Retranslate everything from the next block on (instrumentation changed). */
 void jit_request_retranslation(void);
 
@@ -119,9 +133,14 @@ struct jit_client {
 	/* Before the thread's syscall (nr, args) runs: returning true takes it over; the hook
 	 * leaves the result in GPR_RAX (jit_thread_set_gpr). */
 	bool (*syscall_pre)(struct jit_thread *t, long nr, const long args[6], void *arg);
-	/* After the syscall ran, with its result. */
+	/* After the syscall ran, with its result (-JIT_ERESTARTSYS: a signal interrupted it
+	 * and it will run again once the handler returns). */
 	void (*syscall_post)(struct jit_thread *t, long nr, const long args[6], long result,
 			     void *arg);
+	/* An asynchronous signal is about to be delivered to an app handler at a block
+	 * boundary (info: the kernel's siginfo; old_mask: the mask the frame saves). */
+	void (*signal_delivery)(struct jit_thread *t, int sig, const void *info,
+				const struct jit_sigaction *act, uint64_t old_mask, void *arg);
 	/* At the block boundary after jit_request_safe_point. icount: the instructions the
 	 * thread has executed there (exact). */
 	void (*safe_point)(struct jit_thread *t, uint64_t icount, void *arg);

@@ -98,18 +98,15 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 	uint64_t fpstate = sp;
 	sp = ((sp - sizeof(struct k_rt_sigframe)) & ~15ull) - 8;
 
-	/* The xsave image, marked as the kernel marks it for sigreturn. */
-	uint8_t image[TB_XSAVE_SIZE + 4];
-	memcpy(image, t->xsave_area, xsize);
+	/* The xsave image, marked as the kernel marks it for sigreturn (written in place: the
+	 * runtime's signal stack has no room for a copy). */
 	uint32_t xcr0_lo, xcr0_hi;
 	__asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
 	struct fpx_sw_bytes sw = {.magic1 = K_FP_XSTATE_MAGIC1,
 				  .extended_size = (uint32_t)xsize + 4,
 				  .xfeatures = (uint64_t)xcr0_hi << 32 | xcr0_lo,
 				  .xstate_size = (uint32_t)xsize};
-	memcpy(image + SW_RESERVED_OFFSET, &sw, sizeof sw);
 	uint32_t magic2 = K_FP_XSTATE_MAGIC2;
-	memcpy(image + xsize, &magic2, 4);
 
 	struct k_rt_sigframe frame;
 	memset(&frame, 0, sizeof frame);
@@ -123,7 +120,9 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 	frame.uc.mcontext.oldmask = old_mask;
 	frame.uc.sigmask = old_mask;
 	frame.info = *info;
-	if (!write_app(fpstate, image, xsize + 4) || !write_app(sp, &frame, sizeof frame))
+	if (!write_app(fpstate, t->xsave_area, xsize) ||
+	    !write_app(fpstate + SW_RESERVED_OFFSET, &sw, sizeof sw) ||
+	    !write_app(fpstate + xsize, &magic2, sizeof magic2) || !write_app(sp, &frame, sizeof frame))
 		return false;
 
 	t->gpr[GPR_RDI] = (uint64_t)sig;

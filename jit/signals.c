@@ -31,10 +31,12 @@ struct kernel_sigaction {
 #define SS_AUTODISARM_FLAG (1u << 31)
 /* The kernel's own floor (glibc's MINSIGSTKSZ is a sysconf call). */
 #define LEGACY_MINSIGSTKSZ 2048u
-enum { NSIG_KERNEL = 65, ALT_STACK_SIZE = 64 * 1024 };
+/* Room for nested faults (first-touch pages touched while a fault is handled). */
+enum { NSIG_KERNEL = 65, ALT_STACK_SIZE = 256 * 1024 };
 
 struct pending_signals {
-	uint64_t set; /* bit sig-1 */
+	uint64_t set;  /* bit sig-1 */
+	uint64_t mask; /* the app's signal mask (the real one never blocks the fault signals) */
 	siginfo_t info[NSIG_KERNEL];
 	/* A sigsuspend just returned: its mask, not the restored one, decides delivery. */
 	bool after_suspend;
@@ -68,17 +70,24 @@ static long kernel_sigaction(int sig, const struct kernel_sigaction *act,
 	return rt_syscall4(SYS_rt_sigaction, sig, (long)act, (long)old, 8);
 }
 
-static uint64_t current_mask(void)
+/* The fault signals stay deliverable to the runtime whatever the app blocks: the runtime
+ * needs them for itself (first-touch pages), and applies the app's mask to them itself. */
+static uint64_t fault_bits(void)
 {
-	uint64_t mask = 0;
-	rt_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&mask, 8);
-	return mask;
+	uint64_t m = 0;
+	for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
+		m |= bit(fault_signals[i]);
+	return m;
 }
 
-static void set_mask(uint64_t mask)
+static uint64_t current_mask(const struct jit_thread *t) { return t->signals->mask; }
+
+static void set_mask(struct jit_thread *t, uint64_t mask)
 {
 	mask &= ~(bit(SIGKILL) | bit(SIGSTOP));
-	rt_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8);
+	t->signals->mask = mask;
+	uint64_t real = mask & ~fault_bits();
+	rt_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)&real, 0, 8);
 }
 
 static bool copy_in(void *dst, uint64_t src, size_t n)
@@ -111,15 +120,14 @@ static bool app_has_handler(int sig)
 	return h != (uint64_t)SIG_DFL && h != (uint64_t)SIG_IGN;
 }
 
-/* Calls the app's handler for sig: frame, mask, SA_RESETHAND. */
-static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
+/* The frame, the handler's mask, and SA_RESETHAND. */
+static bool push_frame(struct jit_thread *t, int sig, const siginfo_t *info,
+		       const struct kernel_sigaction *a, uint64_t old_mask)
 {
-	const struct kernel_sigaction *a = &app_actions[sig];
 	struct frame_action fa = {a->handler, a->flags, a->restorer, a->mask};
-	uint64_t old_mask = current_mask();
 	if (!signal_frame_push(t, sig, info, &fa, &app_altstack, old_mask))
-		signals_die_by(SIGSEGV); /* as the kernel does when the frame cannot be written */
-	set_mask(old_mask | a->mask | ((a->flags & SA_NODEFER) ? 0 : bit(sig)));
+		return false;
+	set_mask(t, old_mask | a->mask | ((a->flags & SA_NODEFER) ? 0 : bit(sig)));
 	if (a->flags & SA_RESETHAND) {
 		app_actions[sig].handler = (uint64_t)SIG_DFL;
 		if (!is_fault_signal(sig)) {
@@ -127,6 +135,23 @@ static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
 			kernel_sigaction(sig, &dfl, NULL);
 		}
 	}
+	return true;
+}
+
+bool jit_deliver_signal(struct jit_thread *t, int sig, const void *info,
+			const struct jit_sigaction *act, uint64_t old_mask)
+{
+	struct kernel_sigaction a = {act->handler, act->flags, act->restorer, act->mask};
+	return sig > 0 && sig < NSIG_KERNEL && push_frame(t, sig, info, &a, old_mask);
+}
+
+/* Calls the app's handler for sig: frame, mask, SA_RESETHAND. */
+static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
+{
+	const struct kernel_sigaction *a = &app_actions[sig];
+	struct kernel_sigaction copy = *a; /* SA_RESETHAND changes app_actions[sig] */
+	if (!push_frame(t, sig, info, &copy, current_mask(t)))
+		signals_die_by(SIGSEGV); /* as the kernel does when the frame cannot be written */
 }
 
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
@@ -179,13 +204,10 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	if (!app_state_at(t, uc, pc))
 		fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig, pc);
-	uint64_t old_mask = current_mask();
 	call_handler(t, sig, info);
-	/* call_handler set the app's mask for the handler; the kernel restores the mask from
-	 * our frame when this handler returns, so that is where it must go. */
-	uint64_t handler_mask = current_mask();
-	set_mask(old_mask);
-	memcpy(&uc->uc_sigmask, &handler_mask, sizeof handler_mask);
+	/* The kernel restores the real mask from our frame when this handler returns. */
+	uint64_t real = current_mask(t) & ~fault_bits();
+	memcpy(&uc->uc_sigmask, &real, sizeof real);
 	runtime_lock();
 	t->jump_target = (uint64_t)dispatch_find_fragment(t->app_pc)->cache_pc;
 	runtime_unlock();
@@ -200,8 +222,10 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && jit_grant_access(addr))
 		return; /* a withheld page, now accessible: the access is retried */
 	if (code_cache_contains(pc)) {
-		if (app_has_handler(sig)) {
-			deliver_fault(current_thread(), sig, info, uc);
+		struct jit_thread *t = current_thread();
+		/* a fault the app blocks is fatal, as the kernel forces it */
+		if (app_has_handler(sig) && !(current_mask(t) & bit(sig))) {
+			deliver_fault(t, sig, info, uc);
 			return;
 		}
 		signals_die_by(sig);
@@ -255,6 +279,8 @@ void signals_init_thread(struct jit_thread *t)
 		rt_syscall2(SYS_sigaltstack, (long)&ss, 0);
 	}
 	t->signals = rt_calloc(1, sizeof *t->signals);
+	if (t->signals)
+		rt_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&t->signals->mask, 8);
 }
 
 void signals_init(struct jit_thread *t)
@@ -276,7 +302,8 @@ long signals_sigsuspend(struct jit_thread *t, uint64_t mask_addr, uint64_t size)
 	uint64_t mask;
 	if (size != 8 || !copy_in(&mask, mask_addr, sizeof mask))
 		return -EFAULT;
-	long r = rt_syscall2(SYS_rt_sigsuspend, (long)&mask, 8);
+	uint64_t real = mask & ~fault_bits();
+	long r = rt_syscall2(SYS_rt_sigsuspend, (long)&real, 8);
 	if (r == -EINTR && t->signals) {
 		t->signals->after_suspend = true;
 		t->signals->suspend_mask = mask;
@@ -284,9 +311,38 @@ long signals_sigsuspend(struct jit_thread *t, uint64_t mask_addr, uint64_t size)
 	return r;
 }
 
+long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64_t oldset,
+			     uint64_t size)
+{
+	if (size != 8)
+		return -EINVAL;
+	uint64_t old = current_mask(t), want = 0;
+	if (set && !copy_in(&want, set, sizeof want))
+		return -EFAULT;
+	if (set) {
+		if (how == SIG_BLOCK)
+			set_mask(t, old | want);
+		else if (how == SIG_UNBLOCK)
+			set_mask(t, old & ~want);
+		else if (how == SIG_SETMASK)
+			set_mask(t, want);
+		else
+			return -EINVAL;
+	}
+	if (oldset)
+		memcpy((void *)oldset, &old, sizeof old);
+	return 0;
+}
+
+void signals_inherit_mask(struct jit_thread *child, const struct jit_thread *parent)
+{
+	if (child->signals && parent->signals)
+		child->signals->mask = parent->signals->mask;
+}
+
 void signals_deliver_pending(struct jit_thread *t)
 {
-	uint64_t mask = t->signals->after_suspend ? t->signals->suspend_mask : current_mask();
+	uint64_t mask = t->signals->after_suspend ? t->signals->suspend_mask : current_mask(t);
 	t->signals->after_suspend = false;
 	uint64_t deliverable = __atomic_load_n(&t->signals->set, __ATOMIC_ACQUIRE) & ~mask;
 	if (!deliverable)
@@ -294,6 +350,9 @@ void signals_deliver_pending(struct jit_thread *t)
 	int sig = __builtin_ctzll(deliverable) + 1;
 	__atomic_and_fetch(&t->signals->set, ~bit(sig), __ATOMIC_ACQ_REL);
 	if (app_has_handler(sig)) {
+		const struct kernel_sigaction *a = &app_actions[sig];
+		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};
+		instrument_signal_delivery(t, sig, &t->signals->info[sig], &act, current_mask(t));
 		call_handler(t, sig, &t->signals->info[sig]);
 	} else if (app_actions[sig].handler == (uint64_t)SIG_DFL) {
 		/* the app reset the action meanwhile: the kernel's default, for real */
@@ -335,7 +394,7 @@ bool signals_restart_syscall(const struct jit_thread *t, long nr)
 {
 	if (!signals_pending(t) || !restartable(nr))
 		return false;
-	uint64_t deliverable = t->signals->set & ~current_mask();
+	uint64_t deliverable = t->signals->set & ~current_mask(t);
 	if (!deliverable)
 		return false;
 	int sig = __builtin_ctzll(deliverable) + 1;
@@ -347,7 +406,7 @@ void signals_sigreturn(struct jit_thread *t)
 	uint64_t mask;
 	if (!signal_frame_pop(t, &mask))
 		signals_die_by(SIGSEGV);
-	set_mask(mask);
+	set_mask(t, mask);
 }
 
 long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize)

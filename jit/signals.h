@@ -26,6 +26,12 @@ void signals_init_thread(struct jit_thread *t);
 long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize);
 long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss);
 
+/* rt_sigprocmask as the app sees it (its mask; the real one keeps fault signals open). */
+long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64_t oldset,
+			     uint64_t size);
+/* A new thread starts with its parent's mask. */
+void signals_inherit_mask(struct jit_thread *child, const struct jit_thread *parent);
+
 /* rt_sigreturn: restores t from the frame on its stack (dies by SIGSEGV on a bad one). */
 void signals_sigreturn(struct jit_thread *t);
 

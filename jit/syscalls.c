@@ -85,6 +85,7 @@ static long app_clone_thread(struct jit_thread *t, unsigned long flags, long sta
 	c->app_fs = (flags & CLONE_SETTLS) ? (uint64_t)tls : t->app_fs;
 	memcpy(c->xsave_area, t->xsave_area, sizeof c->xsave_area);
 	c->app_pc = t->app_pc;
+	c->parent = t;
 	instrument_thread_start(c, c->app_pc);
 	c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
 	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
@@ -100,6 +101,7 @@ void jit_child_start(struct jit_thread *c)
 {
 	c->os_tid = (int32_t)rt_gettid();
 	signals_init_thread(c);
+	signals_inherit_mask(c, c->parent);
 	jit_resume_cache();
 }
 
@@ -230,6 +232,9 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_rt_sigaction:
 		return signals_app_sigaction((int)a[0], (uint64_t)a[1], (uint64_t)a[2],
 					     (uint64_t)a[3]);
+	case SYS_rt_sigprocmask:
+		return signals_app_sigprocmask(t, (int)a[0], (uint64_t)a[1], (uint64_t)a[2],
+					       (uint64_t)a[3]);
 	case SYS_rt_sigsuspend:
 		runtime_unlock();
 		r = signals_sigsuspend(t, (uint64_t)a[0], (uint64_t)a[1]);
@@ -301,12 +306,14 @@ void syscall_dispatch(struct jit_thread *t)
 		result = dispatch(t, nr, args);
 		if (nr == SYS_rt_sigreturn)
 			return; /* every register is the interrupted code's again */
-		if (result == -EINTR && signals_restart_syscall(t, nr)) {
+		bool restart = result == -EINTR && signals_restart_syscall(t, nr);
+		/* Clients see a restart as the kernel's internal ERESTARTSYS. */
+		instrument_syscall_post(t, nr, args, restart ? -JIT_ERESTARTSYS : result);
+		if (restart) {
 			/* as the kernel restarts: back to the syscall instruction, number in rax */
 			t->app_pc -= 2;
 			result = nr;
 		}
-		instrument_syscall_post(t, nr, args, result);
 	}
 	t->gpr[GPR_RAX] = (uint64_t)result;
 	/* What the syscall instruction itself does to rcx and r11. */

@@ -96,10 +96,11 @@ struct jit_thread {
 	uint32_t ran_count;
 	bool safe_point_pending;
 	struct pending_signals *signals; /* received for the app, not delivered yet */
+	struct jit_thread *parent;	 /* the thread that created it */
 	uint32_t tid;          /* Pin-style thread number, from 0 in creation order */
 	int32_t os_tid;
 	void *rt_stack_base;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 96];
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 104];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

@@ -358,6 +358,30 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 		record_syscall(t, nr, args, result);
 }
 
+/* An asynchronous signal delivered in the region: the replayer must deliver it at the same
+ * instruction count, with the same siginfo, action and saved mask. */
+static void signal_delivery(struct jit_thread *t, int sig, const void *info,
+			    const struct jit_sigaction *act, uint64_t old_mask, void *arg)
+{
+	(void)arg;
+	if (rec.state != IN || rec.disabled)
+		return;
+	enum { INFO = 128 };
+	struct record *r = must_new(REC_EVENT, INFO + sizeof *act + sizeof old_mask);
+	memcpy(r->data, info, INFO);
+	memcpy(r->data + INFO, act, sizeof *act);
+	memcpy(r->data + INFO + sizeof *act, &old_mask, sizeof old_mask);
+	r->u.event.tid = jit_thread_id(t);
+	r->u.event.ev = (struct pinball_event){
+		.icount = jit_thread_icount(t) - rec.start_icount,
+		.kind = PINBALL_EV_SIGNAL,
+	};
+	r->u.event.ev.signal.signo = sig;
+	r->u.event.ev.signal.siginfo = r->data;
+	r->u.event.ev.signal.siginfo_len = INFO + sizeof *act + sizeof old_mask;
+	record_push(r);
+}
+
 static void nondet_callout(const struct jit_callout *c)
 {
 	struct nondet_result v;
@@ -403,6 +427,7 @@ static const struct jit_client client = {
 	.syscall_pre = syscall_pre,
 	.syscall_post = syscall_post,
 	.safe_point = safe_point,
+	.signal_delivery = signal_delivery,
 };
 
 /* A fatal error in a region: nothing that looks like a pinball may stay behind. */

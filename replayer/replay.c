@@ -168,6 +168,8 @@ static long perform_memory_change(struct jit_thread *t, uint64_t icount, long nr
 static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *arg)
 {
 	(void)arg;
+	if (nr == SYS_rt_sigreturn)
+		return false; /* the runtime's own business: not an event */
 	uint64_t icount = jit_thread_icount(t);
 	char what[64];
 	rt_format(what, sizeof what, "the replay made syscall %s", name_of(nr));
@@ -185,6 +187,18 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 		finish(t, icount, true);
 	if (nr == SYS_arch_prctl && (a[0] == ARCH_SET_FS || a[0] == ARCH_GET_FS))
 		return false; /* the runtime emulates it: the app's %fs */
+	if (nr == SYS_rt_sigaction || nr == SYS_rt_sigprocmask || nr == SYS_sigaltstack)
+		return false; /* the runtime keeps the app's actions, mask and signal stack */
+	if (e->result == -JIT_ERESTARTSYS) {
+		/* interrupted by a signal and restarted: back to the syscall instruction */
+		struct jit_regs regs;
+		jit_thread_get_regs(t, &regs);
+		regs.rip -= 2;
+		jit_thread_set_regs(t, &regs);
+		jit_thread_set_gpr(t, GPR_RAX, (uint64_t)nr);
+		rp.syscalls++;
+		return true;
+	}
 	long result = syscall_changes_memory_map(nr) ? perform_memory_change(t, icount, nr, a, e)
 						     : e->result;
 	if (!syscall_changes_memory_map(nr))
@@ -218,15 +232,53 @@ static bool flags_live_at(uint64_t pc)
 	return live_flag_blocks[(pc >> 2) % 4096] == pc;
 }
 
-/* At the block where the region's instruction count is reached. */
+/* The next instruction count where the replay must stop between blocks: a recorded signal
+ * delivery, or the region's end (UINT64_MAX when the region ends at the exit). */
+static uint64_t next_stop(void)
+{
+	for (size_t i = rp.next; i < rp.in->nevents; i++)
+		if (rp.in->events[i].kind == PINBALL_EV_SIGNAL)
+			return rp.in->events[i].icount;
+	return rp.in->ends_at_exit ? UINT64_MAX : rp.in->end_icount;
+}
+
+/* counted: the thread's count including the block it is at (budgets count down from the
+ * block's start, like the count they mirror). */
+static void arm_stop(struct jit_thread *t, uint64_t counted)
+{
+	uint64_t stop = next_stop();
+	uint64_t budget = stop == UINT64_MAX ? (uint64_t)1 << 62 : stop - counted;
+	jit_thread_slot_set(t, rp.budget_slot, budget);
+}
+
+static void deliver_recorded_signal(const struct jit_callout *c, uint64_t icount)
+{
+	const struct replay_event *e =
+		expect_event(c->thread, icount, PINBALL_EV_SIGNAL, "a signal is due");
+	struct jit_sigaction act;
+	uint64_t old_mask;
+	memcpy(&act, e->signal.bytes + 128, sizeof act);
+	memcpy(&old_mask, e->signal.bytes + 128 + sizeof act, sizeof old_mask);
+	if (e->signal.len < 128 + sizeof act + sizeof old_mask ||
+	    !jit_deliver_signal(c->thread, e->signal.signo, e->signal.bytes, &act, old_mask))
+		diverged(c->thread, icount, "the recorded signal %d cannot be delivered",
+			 e->signal.signo);
+}
+
+/* At the block where a stop point is reached: a recorded signal, or the region's end. */
 static void end_check(const struct jit_callout *c)
 {
 	uint64_t icount = jit_callout_icount(c);
-	if (icount != rp.in->end_icount)
-		diverged(c->thread, icount,
-			 "the region ends at icount %lu, inside a block of the replay",
-			 rp.in->end_icount);
-	finish(c->thread, icount, flags_live_at(c->pc));
+	uint64_t stop = next_stop();
+	if (icount != stop)
+		diverged(c->thread, icount, "the recording stops at icount %lu, inside a block",
+			 stop);
+	if (stop == rp.in->end_icount && (rp.next == rp.in->nevents ||
+					  rp.in->events[rp.next].kind != PINBALL_EV_SIGNAL ||
+					  rp.in->events[rp.next].icount != icount))
+		finish(c->thread, icount, flags_live_at(c->pc));
+	deliver_recorded_signal(c, icount);
+	arm_stop(c->thread, jit_thread_icount(c->thread));
 }
 
 static void instrument(struct jit_block *b, void *arg)
@@ -241,16 +293,14 @@ static void instrument(struct jit_block *b, void *arg)
 		jit_insert_callout(b, i, nondet_callout, (void *)code);
 		jit_suppress_insn(b, i);
 	}
-	if (rp.budget_slot >= 0)
-		jit_insert_budget_check(b, rp.budget_slot, end_check, NULL);
+	jit_insert_budget_check(b, rp.budget_slot, end_check, NULL);
 }
 
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
 	(void)pc;
 	(void)arg;
-	if (rp.budget_slot >= 0)
-		jit_thread_slot_set(t, rp.budget_slot, rp.in->end_icount);
+	arm_stop(t, 0);
 }
 
 static const struct jit_client client = {
@@ -264,9 +314,7 @@ void replay_start(const struct replay_input *in, const struct replay_options *o)
 {
 	rp.in = in;
 	rp.opt = *o;
-	rp.budget_slot = -1;
 	jit_enable_icount();
-	if (!in->ends_at_exit)
-		rp.budget_slot = jit_thread_slot_reserve();
+	rp.budget_slot = jit_thread_slot_reserve();
 	jit_register_client(&client);
 }

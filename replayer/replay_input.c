@@ -147,6 +147,12 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 			out->writes[i] = (struct pinball_mem_write){e->syscall.writes[i].addr, data,
 								    e->syscall.writes[i].len};
 		}
+	} else if (e->kind == PINBALL_EV_SIGNAL) {
+		out->signal.signo = e->signal.signo;
+		out->signal.len = e->signal.siginfo_len < sizeof out->signal.bytes
+					  ? e->signal.siginfo_len
+					  : sizeof out->signal.bytes;
+		memcpy(out->signal.bytes, e->signal.siginfo, out->signal.len);
 	} else if (e->kind == PINBALL_EV_INSN) {
 		out->insn.kind = e->insn.kind;
 		out->insn.dest_reg = e->insn.dest_reg;

@@ -18,6 +18,11 @@ struct replay_event {
 	size_t nwrites;
 	struct pinball_mem_write *writes; /* data owned by the input */
 	struct {
+		int32_t signo;
+		uint8_t bytes[168]; /* siginfo (128), the action (32), the saved mask (8) */
+		size_t len;
+	} signal;
+	struct {
 		uint32_t kind, dest_reg, in_eax, in_ecx;
 		uint64_t rax, rbx, rcx, rdx, value;
 		bool cf;

@@ -49,10 +49,17 @@ int initial_stack_build(char *const *argv, char *const *envp, const char *execfn
 			struct initial_stack *out)
 {
 	size_t size = stack_size();
-	void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+	/* A guard gap below the stack, as the kernel keeps one: an overflow faults there
+	 * instead of running into whatever else is mapped (the runtime's own memory). */
+	void *gap = mmap(NULL, STACK_GUARD_GAP + size, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (gap == MAP_FAILED)
+		return -1;
+	void *base = mmap((char *)gap + STACK_GUARD_GAP, size, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK | MAP_FIXED, -1, 0);
 	if (base == MAP_FAILED)
 		return -1;
+	out->guard = (uint64_t)gap;
 	uint64_t top = (uint64_t)base + size - 16;
 	size_t argc = count(argv), envc = count(envp);
 

@@ -160,6 +160,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	jit_config.app_cmdline = join_cmdline(prog.argv, &jit_config.app_cmdline_len);
 	set_process_name(prog.exec_path);
 	signals_init(t);
+	app_map_add(stack.guard, stack.base, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, 0, NULL);
 	app_map_add(stack.base, stack.base + stack.size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, 0, "[stack]");
 	report_image(jit_config.app_exe_path, &exe);
