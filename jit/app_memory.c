@@ -5,6 +5,7 @@
 
 #include "app_map.h"
 #include "block.h"
+#include "code_pages.h"
 #include "config.h"
 #include "rt_format.h"
 #include "flush.h"
@@ -91,6 +92,7 @@ long app_brk(uint64_t addr)
 static void flush_if_translated(uint64_t addr, uint64_t len)
 {
 	translate_forget_readable_pages();
+	code_pages_forget(addr, addr + len);
 	if (fragment_range_translated(addr, addr + len))
 		jit_flush_cache();
 }

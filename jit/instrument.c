@@ -4,6 +4,8 @@
 #include <sys/uio.h>
 
 #include "block.h"
+#include "app_memory.h"
+#include "code_pages.h"
 #include "rt_syscall.h"
 #include "flush.h"
 #include "thread_block.h"
@@ -76,7 +78,15 @@ void jit_suppress_insn(struct jit_block *b, size_t i) { b->insns[i].suppressed =
 static jit_access_hook access_hook;
 
 void jit_set_access_hook(jit_access_hook hook) { access_hook = hook; }
-bool jit_grant_access(uint64_t addr) { return access_hook && access_hook(addr); }
+bool jit_grant_access(uint64_t addr)
+{
+	return code_pages_write_fault(addr) || (access_hook && access_hook(addr));
+}
+
+uint32_t jit_real_prot(uint64_t addr, uint32_t prot)
+{
+	return (uint32_t)app_prot((long)code_pages_real_prot(addr, prot));
+}
 
 static bool read_once(void *dst, uint64_t addr, size_t len)
 {

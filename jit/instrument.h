@@ -44,6 +44,10 @@ typedef bool (*jit_access_hook)(uint64_t addr);
 void jit_set_access_hook(jit_access_hook hook);
 bool jit_grant_access(uint64_t addr);
 
+/* The real protection for an app page whose app protection is prot (a client giving a
+ * withheld page back must not undo the runtime's write protection of code pages). */
+uint32_t jit_real_prot(uint64_t addr, uint32_t prot);
+
 /* Whether the block may read the flags it starts with. */
 bool jit_block_flags_live(const struct jit_block *b);
 

@@ -1,9 +1,29 @@
 #include "runtime_lock.h"
 
 #include "rt_mutex.h"
+#include "rt_syscall.h"
 
 static rt_mutex lock;
+static long owner; /* kernel tid of the holder, 0 when free */
 
-void runtime_lock(void) { rt_mutex_lock(&lock); }
-void runtime_unlock(void) { rt_mutex_unlock(&lock); }
-bool runtime_trylock(void) { return rt_mutex_trylock(&lock); }
+void runtime_lock(void)
+{
+	rt_mutex_lock(&lock);
+	__atomic_store_n(&owner, rt_gettid(), __ATOMIC_RELAXED);
+}
+
+void runtime_unlock(void)
+{
+	__atomic_store_n(&owner, 0, __ATOMIC_RELAXED);
+	rt_mutex_unlock(&lock);
+}
+
+bool runtime_trylock(void)
+{
+	if (!rt_mutex_trylock(&lock))
+		return false;
+	__atomic_store_n(&owner, rt_gettid(), __ATOMIC_RELAXED);
+	return true;
+}
+
+bool runtime_lock_held(void) { return __atomic_load_n(&owner, __ATOMIC_RELAXED) == rt_gettid(); }

@@ -9,5 +9,8 @@
 void runtime_lock(void);
 void runtime_unlock(void);
 bool runtime_trylock(void);
+/* Whether the calling thread holds it (code reached both from the dispatcher and from a
+ * signal handler takes it only when it does not). */
+bool runtime_lock_held(void);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "block.h"
 #include "code_cache.h"
+#include "code_pages.h"
 #include "config.h"
 #include "fatal.h"
 #include "flush.h"
@@ -710,6 +711,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	};
 	code_cache_commit(code, f->cache_size);
 	fragment_index(f);
+	code_pages_translated(f->app_pc, f->app_end);
 	if (registered)
 		fragment_insert(f);
 	return f;

@@ -6,6 +6,7 @@
 #include "app_map.h"
 #include "app_memory.h"
 #include "fatal.h"
+#include "instrument.h"
 #include "record_queue.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
@@ -55,10 +56,10 @@ static struct watched *find(uint64_t addr)
 	return NULL;
 }
 
-/* The page's real protection back as the app has it. */
+/* The page's real protection back as the app has it (less what the runtime withholds). */
 static void give_back(const struct watched *w, uint64_t page)
 {
-	rt_mprotect((void *)page, PAGE, app_prot(w->prot));
+	rt_mprotect((void *)page, PAGE, jit_real_prot(page, w->prot));
 }
 
 bool first_touch_page(uint64_t addr)

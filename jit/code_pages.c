@@ -1,0 +1,117 @@
+#include "code_pages.h"
+
+#include <sys/mman.h>
+
+#include "app_map.h"
+#include "app_memory.h"
+#include "flush.h"
+#include "rt_syscall.h"
+#include "runtime_lock.h"
+
+enum { PAGE = 4096, SLOTS = 4096 };
+
+/* Open addressing on page number + 1 (0: empty; 1: a removed entry). */
+static uint64_t protected_pages[SLOTS];
+static uint32_t count;
+
+static uint64_t *slot_of(uint64_t page, bool for_insert)
+{
+	uint64_t key = page / PAGE + 2;
+	uint64_t *tomb = NULL;
+	for (uint32_t i = 0, h = (uint32_t)(key * 0x9e3779b9u) % SLOTS; i < SLOTS;
+	     i++, h = (h + 1) % SLOTS) {
+		if (protected_pages[h] == key)
+			return &protected_pages[h];
+		if (protected_pages[h] == 1 && !tomb)
+			tomb = &protected_pages[h];
+		if (protected_pages[h] == 0)
+			return for_insert ? (tomb ? tomb : &protected_pages[h]) : NULL;
+	}
+	return for_insert ? tomb : NULL;
+}
+
+static bool is_protected(uint64_t page) { return count && slot_of(page, false); }
+
+struct prot_query {
+	uint64_t addr;
+	uint32_t prot;
+	bool found;
+};
+
+static int find_prot(const struct app_mapping *m, void *arg)
+{
+	struct prot_query *q = arg;
+	if (q->addr >= m->start && q->addr < m->end) {
+		q->prot = m->prot;
+		q->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+static bool app_prot_of(uint64_t addr, uint32_t *prot)
+{
+	struct prot_query q = {addr, 0, false};
+	app_map_foreach(find_prot, &q);
+	*prot = q.prot;
+	return q.found;
+}
+
+void code_pages_translated(uint64_t start, uint64_t end)
+{
+	for (uint64_t page = start & ~(uint64_t)(PAGE - 1); page < end; page += PAGE) {
+		uint32_t prot;
+		if (is_protected(page) || !app_prot_of(page, &prot) || !(prot & PROT_WRITE))
+			continue;
+		uint64_t *slot = slot_of(page, true);
+		if (!slot || count >= SLOTS * 3 / 4)
+			return; /* too many: such pages stay writable (their changes go unseen) */
+		*slot = page / PAGE + 2;
+		count++;
+		rt_mprotect((void *)page, PAGE, app_prot(prot & ~PROT_WRITE));
+	}
+}
+
+/* Called from the dispatcher (lock held) and from the fault handler (not held). */
+bool code_pages_write_fault(uint64_t addr)
+{
+	if (!__atomic_load_n(&count, __ATOMIC_RELAXED))
+		return false;
+	bool locked = !runtime_lock_held();
+	if (locked)
+		runtime_lock();
+	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
+	uint64_t *slot = slot_of(page, false);
+	uint32_t prot;
+	bool hit = slot && app_prot_of(page, &prot);
+	if (hit) {
+		*slot = 1;
+		count--;
+		jit_flush_cache();
+		rt_mprotect((void *)page, PAGE, app_prot(prot));
+	}
+	if (locked)
+		runtime_unlock();
+	return hit;
+}
+
+void code_pages_forget(uint64_t start, uint64_t end)
+{
+	if (!count)
+		return;
+	for (uint32_t i = 0; i < SLOTS; i++) {
+		uint64_t key = protected_pages[i];
+		if (key < 2)
+			continue;
+		uint64_t page = (key - 2) * PAGE;
+		if (page + PAGE > start && page < end) {
+			protected_pages[i] = 1;
+			count--;
+		}
+	}
+}
+
+uint32_t code_pages_real_prot(uint64_t addr, uint32_t prot)
+{
+	return is_protected(addr & ~(uint64_t)(PAGE - 1)) ? prot & ~(uint32_t)PROT_WRITE : prot;
+}

@@ -1,0 +1,24 @@
+/* Self-modifying code: app pages that hold translated code and that the app may write are
+ * kept write-protected for real; the first write faults, the translations are retired and
+ * the page is made writable again until code from it is translated anew. */
+#ifndef JIT_CODE_PAGES_H
+#define JIT_CODE_PAGES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Code from [start, end) was just translated: protect its writable pages. */
+void code_pages_translated(uint64_t start, uint64_t end);
+
+/* A write fault at addr: true when it hit a protected code page (now writable again, the
+ * translations retired, so the write can be retried). */
+bool code_pages_write_fault(uint64_t addr);
+
+/* The app changed [start, end) itself (mprotect, munmap, mmap over it): forget it. */
+void code_pages_forget(uint64_t start, uint64_t end);
+
+/* The real protection a page should have for app protection `prot` (without write while
+ * it is a protected code page). */
+uint32_t code_pages_real_prot(uint64_t addr, uint32_t prot);
+
+#endif
