@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 enum { PAGE = 4096 };
 
@@ -79,6 +80,11 @@ static int map_memory(const struct pinball_reader *r, struct replay_input *in, c
 		void *at = rc ? MAP_FAILED
 			      : mmap((void *)m.start, m.end - m.start, PROT_READ | PROT_WRITE,
 				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (!rc && at != MAP_FAILED && in->nowned < REPLAY_MAX_OWNED) {
+			in->owned[in->nowned][0] = m.start;
+			in->owned[in->nowned][1] = m.end;
+			in->nowned++;
+		}
 		if (!rc && (at == MAP_FAILED || (uint64_t)at != m.start)) {
 			char what[160];
 			snprintf(what, sizeof what,
@@ -201,6 +207,81 @@ static int read_events(const struct pinball_reader *r, struct replay_input *in, 
 	return rc;
 }
 
+/* Claims [start, end) minus what is already ours (the recorded mappings, earlier claims):
+ * the address ranges the app will map during the region must not be taken meanwhile by the
+ * replayer's own memory (code cache, heap), which a MAP_FIXED replay would overwrite. */
+static int claim_range(uint64_t start, uint64_t end)
+{
+	for (uint64_t page = start & ~(uint64_t)(PAGE - 1); page < end; page += PAGE) {
+		void *at = mmap((void *)page, PAGE, PROT_NONE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+		if (at == MAP_FAILED && errno != EEXIST)
+			return -1;
+		if (at != MAP_FAILED && (uint64_t)at != page)
+			return -1;
+		/* EEXIST: already mapped; either ours or the replayer's, see below */
+	}
+	return 0;
+}
+
+/* Whether [start, end) is free of the replayer's own mappings, given that the pinball's
+ * ranges are already mapped: checked against /proc/self/maps and the recorded map. */
+static bool collides(uint64_t start, uint64_t end, const uint64_t (*owned)[2], size_t nowned)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	if (!maps)
+		return false;
+	char line[512];
+	bool hit = false;
+	while (!hit && fgets(line, sizeof line, maps)) {
+		uint64_t lo, hi;
+		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2 || hi <= start || lo >= end)
+			continue;
+		/* The overlap is fine only where the pinball's own ranges cover it (the kernel
+		 * merges neighbouring mappings, so one line may span several of them). */
+		uint64_t a = lo > start ? lo : start, b = hi < end ? hi : end;
+		while (a < b) {
+			size_t i = 0;
+			while (i < nowned && !(owned[i][0] <= a && a < owned[i][1]))
+				i++;
+			if (i == nowned)
+				break;
+			a = owned[i][1];
+		}
+		hit = a < b;
+	}
+	fclose(maps);
+	return hit;
+}
+
+/* The ranges that mmap and mremap will map during the replay, claimed now. */
+static int claim_future_mappings(struct replay_input *in, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < in->nevents; i++) {
+		const struct replay_event *e = &in->events[i];
+		if (e->kind != PINBALL_EV_SYSCALL || e->result < 0)
+			continue;
+		uint64_t len = e->nr == SYS_mmap ? e->args[1] : e->nr == SYS_mremap ? e->args[2] : 0;
+		if (!len)
+			continue;
+		uint64_t start = (uint64_t)e->result, end = start + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
+		if (collides(start, end, (const uint64_t(*)[2])in->owned, in->nowned) ||
+		    claim_range(start, end)) {
+			char what[160];
+			snprintf(what, sizeof what,
+				 "the range 0x%lx-0x%lx that the region maps is in use by the replayer",
+				 start, end);
+			return fail(err, errlen, 3, what, NULL);
+		}
+		if (in->nowned < REPLAY_MAX_OWNED) {
+			in->owned[in->nowned][0] = start;
+			in->owned[in->nowned][1] = end;
+			in->nowned++;
+		}
+	}
+	return 0;
+}
+
 int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof *in);
@@ -221,6 +302,8 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 		rc = protect_memory(r, err, errlen);
 	if (!rc)
 		rc = read_events(r, in, err, errlen);
+	if (!rc)
+		rc = claim_future_mappings(in, err, errlen);
 	const struct pinball_cause *stop = pinball_reader_region_stop(r);
 	in->ends_at_exit = stop && stop->kind && !strcmp(stop->kind, "exit");
 	pinball_reader_close(r);

@@ -35,6 +35,8 @@ struct replay_regs {
 	size_t xsave_len;
 };
 
+enum { REPLAY_MAX_OWNED = 1024 };
+
 struct replay_input {
 	uint32_t tid;
 	struct replay_regs start, end;
@@ -44,6 +46,8 @@ struct replay_input {
 	size_t nevents;
 	uint64_t brk_start, brk_current, brk_mapped_end;
 	bool has_brk;
+	uint64_t owned[REPLAY_MAX_OWNED][2]; /* the recorded mappings, as mapped at load */
+	size_t nowned;
 };
 
 /* Opens pinball `basename`, maps its memory at the recorded addresses and reads the rest.
