@@ -7,9 +7,9 @@
 #include "block.h"
 #include "code_pages.h"
 #include "config.h"
-#include "rt_format.h"
 #include "flush.h"
 #include "fragment.h"
+#include "rt_format.h"
 #include "rt_syscall.h"
 #include "translate.h"
 
@@ -18,9 +18,15 @@ enum { PAGE = 4096 };
 
 static uint64_t brk_start, brk_cur, brk_mapped_end, brk_limit;
 
-static uint64_t page_up(uint64_t a) { return (a + PAGE - 1) & ~(uint64_t)(PAGE - 1); }
+static uint64_t page_up(uint64_t a)
+{
+	return (a + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+}
 
-long app_prot(long prot) { return jit_config.check_native_exec ? prot & ~PROT_EXEC : prot; }
+long app_prot(long prot)
+{
+	return jit_config.check_native_exec ? prot & ~PROT_EXEC : prot;
+}
 
 int app_brk_init(uint64_t near)
 {
@@ -47,11 +53,17 @@ void app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end)
 	*mapped_end = brk_mapped_end;
 }
 
+uint64_t app_brk_reserve_size(void)
+{
+	return BRK_RESERVE;
+}
+
 int app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end)
 {
+	/* The caller claimed the reservation already (it is checked for collisions then). */
 	uint64_t limit = start + BRK_RESERVE;
 	long r = rt_mmap((void *)mapped_end, limit - mapped_end, PROT_NONE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
 	if (rt_is_error(r))
 		return (int)r;
 	brk_start = start;

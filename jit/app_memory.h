@@ -16,6 +16,9 @@ void app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end);
 /* Takes over a break whose pages [start, mapped_end) are already mapped (replay): the rest
  * of the reservation is claimed around them. 0, or -errno. */
 int app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end);
+
+/* Bytes of address space the emulated break reserves from its start. */
+uint64_t app_brk_reserve_size(void);
 long app_mmap(const long args[6]);
 long app_munmap(uint64_t addr, uint64_t len);
 long app_mprotect(uint64_t addr, uint64_t len, long prot);

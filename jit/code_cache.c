@@ -23,14 +23,16 @@ static struct arena arenas[MAX_ARENAS];
 static int arena_count;
 static size_t bytes_committed;
 
-static uint64_t distance(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
 
 static uint8_t *map_arena_at(uint64_t hint)
 {
-	long r = rt_mmap((void *)hint, ARENA_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-				 (hint ? MAP_FIXED_NOREPLACE : 0),
-			 -1, 0);
+	long r = rt_mmap(
+	    (void *)hint, ARENA_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (hint ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 	if (rt_is_error(r))
 		return NULL;
 	if (hint && (uint64_t)r != hint) { /* old kernels treat the flag as a hint */
@@ -107,4 +109,7 @@ int code_cache_contains(uint64_t addr)
 	return 0;
 }
 
-size_t code_cache_bytes_used(void) { return bytes_committed; }
+size_t code_cache_bytes_used(void)
+{
+	return bytes_committed;
+}

@@ -30,7 +30,10 @@ static uint64_t *slot_of(uint64_t page, bool for_insert)
 	return for_insert ? tomb : NULL;
 }
 
-static bool is_protected(uint64_t page) { return count && slot_of(page, false); }
+static bool is_protected(uint64_t page)
+{
+	return count && slot_of(page, false);
+}
 
 struct prot_query {
 	uint64_t addr;

@@ -5,9 +5,9 @@
 
 #include <signal.h>
 
+#include "block.h"
 #include "config.h"
 #include "fatal.h"
-#include "block.h"
 #include "fragment.h"
 #include "instrument.h"
 #include "runtime_lock.h"
@@ -120,7 +120,7 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		/* A block boundary: the thread is between blocks (before the syscall of a
 		 * syscall exit, which is counted already but not executed). */
 		bool before_syscall = exit.kind == EXIT_SYSCALL;
-		t->app_pc = before_syscall ? exit.target - 2
+		t->app_pc = before_syscall		 ? exit.target - 2
 			    : exit.kind == EXIT_INDIRECT ? t->ibl_target
 							 : exit.target;
 		instrument_safe_point(t, jit_thread_icount(t) - before_syscall);

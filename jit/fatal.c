@@ -9,7 +9,10 @@
 static const char *tool_name = "jit";
 static void (*fatal_cleanup)(void);
 
-void messages_on_fatal(void (*cleanup)(void)) { fatal_cleanup = cleanup; }
+void messages_on_fatal(void (*cleanup)(void))
+{
+	fatal_cleanup = cleanup;
+}
 static int message_fd = 2;
 
 void messages_init(const char *tool, int fd)
@@ -18,7 +21,10 @@ void messages_init(const char *tool, int fd)
 	message_fd = fd;
 }
 
-int messages_fd(void) { return message_fd; }
+int messages_fd(void)
+{
+	return message_fd;
+}
 
 int messages_move(void)
 {
@@ -28,7 +34,10 @@ int messages_move(void)
 	message_fd = (int)fd;
 	return 0;
 }
-const char *messages_tool(void) { return tool_name; }
+const char *messages_tool(void)
+{
+	return tool_name;
+}
 
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {

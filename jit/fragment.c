@@ -40,7 +40,10 @@ static uint64_t pages[PAGE_SET_SIZE];
 static size_t page_count;
 static bool pages_overflowed;
 
-static size_t hash_pc(uint64_t pc) { return (size_t)((pc * 0x9e3779b97f4a7c15ull) >> (64 - HASH_BITS)); }
+static size_t hash_pc(uint64_t pc)
+{
+	return (size_t)((pc * 0x9e3779b97f4a7c15ull) >> (64 - HASH_BITS));
+}
 
 void *fragment_meta_alloc(size_t size)
 {
@@ -192,7 +195,8 @@ void fragment_index(struct fragment *f)
 
 static bool holds(const struct fragment *f, uint64_t pc)
 {
-	return pc >= (uint64_t)f->indirect_entry && pc < (uint64_t)f->indirect_entry + f->cache_size;
+	return pc >= (uint64_t)f->indirect_entry &&
+	       pc < (uint64_t)f->indirect_entry + f->cache_size;
 }
 
 struct fragment *fragment_at_cache_pc(uint64_t pc)
@@ -201,7 +205,8 @@ struct fragment *fragment_at_cache_pc(uint64_t pc)
 	while (run < indexed) {
 		/* A run: consecutive fragments with increasing addresses. */
 		size_t end = run + 1;
-		while (end < indexed && by_address[end]->indirect_entry > by_address[end - 1]->indirect_entry)
+		while (end < indexed &&
+		       by_address[end]->indirect_entry > by_address[end - 1]->indirect_entry)
 			end++;
 		size_t lo = run, hi = end;
 		while (hi - lo > 1) {
@@ -247,5 +252,11 @@ void fragment_reclaim(void)
 	forget_fragments();
 }
 
-uint64_t fragment_generation(void) { return generation; }
-size_t fragment_count(void) { return count; }
+uint64_t fragment_generation(void)
+{
+	return generation;
+}
+size_t fragment_count(void)
+{
+	return count;
+}

@@ -25,9 +25,9 @@ enum exit_kind {
 struct jit_callout;
 struct jit_exit {
 	enum exit_kind kind;
-	uint64_t target;	/* app pc */
-	uint8_t *branch_field;	/* rel32 of the branch that leads to this exit's stub */
-	uint8_t *stub;		/* the stub itself, where an unlinked branch points */
+	uint64_t target;       /* app pc */
+	uint8_t *branch_field; /* rel32 of the branch that leads to this exit's stub */
+	uint8_t *stub;	       /* the stub itself, where an unlinked branch points */
 	uint64_t generation;
 	bool linked;
 	struct jit_exit *next_linkable; /* list of the generation's direct exits */
@@ -51,7 +51,7 @@ struct insn_map {
 
 struct fragment {
 	uint64_t app_pc;
-	uint64_t app_end; /* one past the last app byte translated */
+	uint64_t app_end;	 /* one past the last app byte translated */
 	uint8_t *indirect_entry; /* where indirect branches enter: checks the target first */
 	uint8_t *cache_pc;	 /* where direct branches enter */
 	uint32_t cache_size;	 /* from indirect_entry to the end of the exit stubs */

@@ -3,11 +3,11 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "block.h"
 #include "app_memory.h"
+#include "block.h"
 #include "code_pages.h"
-#include "rt_syscall.h"
 #include "flush.h"
+#include "rt_syscall.h"
 #include "thread_block.h"
 #include "threads.h"
 
@@ -34,8 +34,14 @@ uint64_t jit_thread_slot_value(const struct jit_thread *t, int slot)
 	return t->client_slots[slot];
 }
 
-size_t jit_block_length(const struct jit_block *b) { return b->length; }
-uint64_t jit_block_pc(const struct jit_block *b, size_t i) { return b->insns[i].pc; }
+size_t jit_block_length(const struct jit_block *b)
+{
+	return b->length;
+}
+uint64_t jit_block_pc(const struct jit_block *b, size_t i)
+{
+	return b->insns[i].pc;
+}
 const ZydisDecodedInstruction *jit_block_insn(const struct jit_block *b, size_t i)
 {
 	return &b->insns[i].insn;
@@ -45,12 +51,15 @@ const ZydisDecodedOperand *jit_block_operands(const struct jit_block *b, size_t 
 	return b->insns[i].ops;
 }
 
-bool jit_block_flags_live(const struct jit_block *b) { return block_flags_live_from(b, 0); }
+bool jit_block_flags_live(const struct jit_block *b)
+{
+	return block_flags_live_from(b, 0);
+}
 
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn)
 {
 	const ZydisInstructionAttributes rep =
-		ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE;
+	    ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE;
 	return (insn->attributes & rep) && insn->meta.category == ZYDIS_CATEGORY_STRINGOP;
 }
 
@@ -71,13 +80,22 @@ void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot)
 	b->insns[i].rep_counter_slot = slot;
 }
 
-const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i) { return b->insns[i].bytes; }
+const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i)
+{
+	return b->insns[i].bytes;
+}
 
-void jit_suppress_insn(struct jit_block *b, size_t i) { b->insns[i].suppressed = true; }
+void jit_suppress_insn(struct jit_block *b, size_t i)
+{
+	b->insns[i].suppressed = true;
+}
 
 static jit_access_hook access_hook;
 
-void jit_set_access_hook(jit_access_hook hook) { access_hook = hook; }
+void jit_set_access_hook(jit_access_hook hook)
+{
+	access_hook = hook;
+}
 bool jit_grant_access(uint64_t addr)
 {
 	return code_pages_write_fault(addr) || (access_hook && access_hook(addr));
@@ -134,8 +152,14 @@ void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, v
 		b->budgets[b->budget_count++] = (struct block_callout){fn, arg, slot};
 }
 
-uint64_t jit_thread_gpr(const struct jit_thread *t, int reg) { return t->gpr[reg]; }
-void jit_thread_set_gpr(struct jit_thread *t, int reg, uint64_t value) { t->gpr[reg] = value; }
+uint64_t jit_thread_gpr(const struct jit_thread *t, int reg)
+{
+	return t->gpr[reg];
+}
+void jit_thread_set_gpr(struct jit_thread *t, int reg, uint64_t value)
+{
+	t->gpr[reg] = value;
+}
 
 void jit_thread_get_regs(const struct jit_thread *t, struct jit_regs *r)
 {
@@ -167,7 +191,10 @@ void jit_thread_set_xsave(struct jit_thread *t, const uint8_t *data, size_t len)
 	memcpy(t->xsave_area, data, len);
 }
 
-size_t jit_xsave_size(void) { return threads_xsave_size(); }
+size_t jit_xsave_size(void)
+{
+	return threads_xsave_size();
+}
 
 void jit_request_safe_point(struct jit_thread *t)
 {
@@ -212,7 +239,10 @@ void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value)
 	t->client_slots[slot] = value;
 }
 
-void jit_request_retranslation(void) { jit_flush_cache(); }
+void jit_request_retranslation(void)
+{
+	jit_flush_cache();
+}
 
 void jit_enable_icount(void)
 {
@@ -364,6 +394,15 @@ bool block_flags_live_from(const struct jit_block *b, size_t from)
 	return true;
 }
 
-size_t jit_thread_count(void) { return threads_count(); }
-const struct jit_thread *jit_thread_at(size_t index) { return threads_at(index); }
-uint32_t jit_thread_id(const struct jit_thread *t) { return t->tid; }
+size_t jit_thread_count(void)
+{
+	return threads_count();
+}
+const struct jit_thread *jit_thread_at(size_t index)
+{
+	return threads_at(index);
+}
+uint32_t jit_thread_id(const struct jit_thread *t)
+{
+	return t->tid;
+}

@@ -78,7 +78,7 @@ void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot);
  * finishes its current block as translated, later blocks are translated afresh. */
 struct jit_callout {
 	struct jit_thread *thread;
-	uint64_t pc;		  /* app pc of the instruction the call is placed before */
+	uint64_t pc; /* app pc of the instruction the call is placed before */
 	void *arg;
 	uint32_t block_remaining; /* counted instructions from that one to the block's end */
 };

@@ -8,12 +8,12 @@
 #include <stdint.h>
 
 struct jit_run_options {
-	const char *tool;	 /* "logger": prefix of every message */
-	bool check_native_exec;	 /* app code pages never executable (tests) */
-	bool stats;		 /* -jit:stats */
-	bool selftest_escape;	 /* -jit:selftest_escape: jump to app code natively once */
-	bool follow_execv;	 /* -follow_execv */
-	const char *argv0;	 /* what the app sees as argv[0]; NULL: the program as given */
+	const char *tool;	  /* "logger": prefix of every message */
+	bool check_native_exec;	  /* app code pages never executable (tests) */
+	bool stats;		  /* -jit:stats */
+	bool selftest_escape;	  /* -jit:selftest_escape: jump to app code natively once */
+	bool follow_execv;	  /* -follow_execv */
+	const char *argv0;	  /* what the app sees as argv[0]; NULL: the program as given */
 	char *const *reexec_argv; /* driver path and knobs, NULL-terminated, to follow execve */
 };
 

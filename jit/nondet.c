@@ -8,9 +8,18 @@ static uintptr_t code_of(enum nondet_kind kind, int reg, unsigned width)
 {
 	return (uintptr_t)kind | (uintptr_t)(reg & 0xff) << 8 | (uintptr_t)width << 16;
 }
-static enum nondet_kind kind_of(uintptr_t code) { return (enum nondet_kind)(code & 0xff); }
-static int reg_of(uintptr_t code) { return (int)((code >> 8) & 0xff); }
-static unsigned width_of(uintptr_t code) { return (unsigned)(code >> 16); }
+static enum nondet_kind kind_of(uintptr_t code)
+{
+	return (enum nondet_kind)(code & 0xff);
+}
+static int reg_of(uintptr_t code)
+{
+	return (int)((code >> 8) & 0xff);
+}
+static unsigned width_of(uintptr_t code)
+{
+	return (unsigned)(code >> 16);
+}
 
 uintptr_t nondet_classify(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *ops)
 {
@@ -26,16 +35,27 @@ uintptr_t nondet_classify(const ZydisDecodedInstruction *insn, const ZydisDecode
 	case ZYDIS_MNEMONIC_RDRAND:
 	case ZYDIS_MNEMONIC_RDSEED:
 	case ZYDIS_MNEMONIC_RDPID: {
-		enum nondet_kind k = insn->mnemonic == ZYDIS_MNEMONIC_RDRAND ? NONDET_RDRAND
+		enum nondet_kind k = insn->mnemonic == ZYDIS_MNEMONIC_RDRAND   ? NONDET_RDRAND
 				     : insn->mnemonic == ZYDIS_MNEMONIC_RDSEED ? NONDET_RDSEED
-										: NONDET_RDPID;
+									       : NONDET_RDPID;
 		ZydisRegister r = ops[0].reg.value;
 		int id = ZydisRegisterGetId(
-			ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
+		    ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
 		return code_of(k, id, insn->operand_width);
 	}
 	default:
 		return 0;
+	}
+}
+
+void nondet_instrument_block(struct jit_block *b, jit_callout_fn fn)
+{
+	for (size_t i = 0; i < jit_block_length(b); i++) {
+		uintptr_t code = nondet_classify(jit_block_insn(b, i), jit_block_operands(b, i));
+		if (!code)
+			continue;
+		jit_insert_callout(b, i, fn, (void *)code);
+		jit_suppress_insn(b, i);
 	}
 }
 
@@ -77,7 +97,7 @@ static void apply(struct jit_thread *t, uintptr_t code, const struct nondet_resu
 	case NONDET_RDSEED: {
 		write_reg(t, reg_of(code), r->value, width_of(code));
 		uint64_t flags = t->rflags & ~(uint64_t)(FLAG_CF | FLAG_PF | FLAG_AF | FLAG_ZF |
-							  FLAG_SF | FLAG_OF);
+							 FLAG_SF | FLAG_OF);
 		t->rflags = flags | (r->cf ? FLAG_CF : 0);
 		break;
 	}
@@ -100,7 +120,9 @@ void nondet_execute(struct jit_thread *t, uintptr_t code, struct nondet_result *
 	case NONDET_CPUID:
 		r->in_eax = (uint32_t)jit_thread_gpr(t, GPR_RAX);
 		r->in_ecx = (uint32_t)jit_thread_gpr(t, GPR_RCX);
-		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(r->in_eax), "c"(r->in_ecx));
+		__asm__ volatile("cpuid"
+				 : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+				 : "a"(r->in_eax), "c"(r->in_ecx));
 		break;
 	case NONDET_XGETBV:
 		r->in_ecx = (uint32_t)jit_thread_gpr(t, GPR_RCX);

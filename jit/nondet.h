@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct jit_thread;
+#include "instrument.h"
 
 /* Same numbers as the pinball format's enum pinball_insn_kind. */
 enum nondet_kind {
@@ -33,6 +33,10 @@ struct nondet_result {
 
 /* When the instruction is one of them, a code for it (the callout argument); else 0. */
 uintptr_t nondet_classify(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *ops);
+
+/* Places `fn` (its argument: the instruction's code) before every non-deterministic
+ * instruction of the block, and suppresses the instruction: fn stands in for it. */
+void nondet_instrument_block(struct jit_block *b, jit_callout_fn fn);
 
 /* Runs the instruction `code` for thread t on the real CPU, applies its effect to t and
  * describes it in *r. */

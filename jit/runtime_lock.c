@@ -26,4 +26,7 @@ bool runtime_trylock(void)
 	return true;
 }
 
-bool runtime_lock_held(void) { return __atomic_load_n(&owner, __ATOMIC_RELAXED) == rt_gettid(); }
+bool runtime_lock_held(void)
+{
+	return __atomic_load_n(&owner, __ATOMIC_RELAXED) == rt_gettid();
+}

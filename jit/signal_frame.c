@@ -56,8 +56,8 @@ static bool write_app(uint64_t addr, const void *src, size_t len)
 {
 	struct iovec local = {(void *)src, len};
 	struct iovec remote = {(void *)addr, len};
-	if (rt_syscall6(SYS_process_vm_writev, rt_getpid(), (long)&local, 1, (long)&remote, 1,
-			0) == (long)len)
+	if (rt_syscall6(SYS_process_vm_writev, rt_getpid(), (long)&local, 1, (long)&remote, 1, 0) ==
+	    (long)len)
 		return true;
 	/* a page withheld by a client (first-touch recording): ask for it and retry */
 	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
@@ -76,11 +76,26 @@ static void regs_to_sigcontext(const struct jit_thread *t, struct k_sigcontext *
 {
 	const uint64_t *g = t->gpr;
 	*sc = (struct k_sigcontext){
-		.r8 = g[GPR_R8], .r9 = g[GPR_R9], .r10 = g[GPR_R10], .r11 = g[GPR_R11],
-		.r12 = g[GPR_R12], .r13 = g[GPR_R13], .r14 = g[GPR_R14], .r15 = g[GPR_R15],
-		.rdi = g[GPR_RDI], .rsi = g[GPR_RSI], .rbp = g[GPR_RBP], .rbx = g[GPR_RBX],
-		.rdx = g[GPR_RDX], .rax = g[GPR_RAX], .rcx = g[GPR_RCX], .rsp = g[GPR_RSP],
-		.rip = t->app_pc, .eflags = t->rflags, .cs = USER_CS, .ss = USER_SS,
+	    .r8 = g[GPR_R8],
+	    .r9 = g[GPR_R9],
+	    .r10 = g[GPR_R10],
+	    .r11 = g[GPR_R11],
+	    .r12 = g[GPR_R12],
+	    .r13 = g[GPR_R13],
+	    .r14 = g[GPR_R14],
+	    .r15 = g[GPR_R15],
+	    .rdi = g[GPR_RDI],
+	    .rsi = g[GPR_RSI],
+	    .rbp = g[GPR_RBP],
+	    .rbx = g[GPR_RBX],
+	    .rdx = g[GPR_RDX],
+	    .rax = g[GPR_RAX],
+	    .rcx = g[GPR_RCX],
+	    .rsp = g[GPR_RSP],
+	    .rip = t->app_pc,
+	    .eflags = t->rflags,
+	    .cs = USER_CS,
+	    .ss = USER_SS,
 	};
 }
 
@@ -122,7 +137,8 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 	frame.info = *info;
 	if (!write_app(fpstate, t->xsave_area, xsize) ||
 	    !write_app(fpstate + SW_RESERVED_OFFSET, &sw, sizeof sw) ||
-	    !write_app(fpstate + xsize, &magic2, sizeof magic2) || !write_app(sp, &frame, sizeof frame))
+	    !write_app(fpstate + xsize, &magic2, sizeof magic2) ||
+	    !write_app(sp, &frame, sizeof frame))
 		return false;
 
 	t->gpr[GPR_RDI] = (uint64_t)sig;

@@ -54,7 +54,10 @@ __asm__(".text\n"
 
 static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP};
 
-static uint64_t bit(int sig) { return 1ull << (sig - 1); }
+static uint64_t bit(int sig)
+{
+	return 1ull << (sig - 1);
+}
 
 static bool is_fault_signal(int sig)
 {
@@ -80,7 +83,10 @@ static uint64_t fault_bits(void)
 	return m;
 }
 
-static uint64_t current_mask(const struct jit_thread *t) { return t->signals->mask; }
+static uint64_t current_mask(const struct jit_thread *t)
+{
+	return t->signals->mask;
+}
 
 static void set_mask(struct jit_thread *t, uint64_t mask)
 {
@@ -263,9 +269,9 @@ static void on_async(int sig, siginfo_t *info, void *ctx)
 static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 {
 	struct kernel_sigaction act = {
-		.handler = (uint64_t)fn,
-		.flags = SA_SIGINFO | SA_ONSTACK | SA_RESTORER_FLAG | SA_NODEFER,
-		.restorer = (uint64_t)signals_restorer,
+	    .handler = (uint64_t)fn,
+	    .flags = SA_SIGINFO | SA_ONSTACK | SA_RESTORER_FLAG | SA_NODEFER,
+	    .restorer = (uint64_t)signals_restorer,
 	};
 	kernel_sigaction(sig, &act, NULL);
 }

@@ -8,16 +8,16 @@
 #include <string.h>
 
 #include "app_memory.h"
+#include "block.h"
 #include "code_cache.h"
 #include "config.h"
 #include "dispatcher.h"
 #include "fatal.h"
 #include "fragment.h"
-#include "block.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
-#include "runtime_lock.h"
 #include "rt_syscall.h"
+#include "runtime_lock.h"
 #include "signals.h"
 #include "threads.h"
 #include "translate.h"
@@ -69,8 +69,8 @@ static long arch_prctl(struct jit_thread *t, long code, long addr)
  * in the dispatcher with a copy of everything, on the stack and TLS the app asked for. */
 /* A new app thread: its own thread block and runtime stack, the parent's state with rax 0,
  * the stack and TLS it asked for, starting after the syscall. */
-static long app_clone_thread(struct jit_thread *t, unsigned long flags, long stack,
-			     long parent_tid, long child_tid, long tls)
+static long app_clone_thread(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
+			     long child_tid, long tls)
 {
 	struct jit_thread *c = thread_create();
 	if (!c)
@@ -224,7 +224,8 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		if (threads_live() > 1) {
 			threads_exiting(t);
 			runtime_unlock();
-			rt_syscall1(SYS_exit, a[0]); /* the kernel clears and wakes CHILD_CLEARTID */
+			rt_syscall1(SYS_exit,
+				    a[0]); /* the kernel clears and wakes CHILD_CLEARTID */
 		}
 		process_exit((int)a[0]);
 	case SYS_exit_group:

@@ -22,10 +22,10 @@
 #define TB_JUMP_TARGET 0x128 /* cache pc the context switch resumes at */
 #define TB_SCRATCH_RAX 0x130
 #define TB_SCRATCH_RCX 0x138
-#define TB_IBL_MISS 0x140 /* address of jit_ibl_miss, for `jmp *%gs:TB_IBL_MISS` */
+#define TB_IBL_MISS 0x140    /* address of jit_ibl_miss, for `jmp *%gs:TB_IBL_MISS` */
 #define TB_SCRATCH_REG 0x148 /* spill slot for a borrowed register */
 #define TB_USE_XSAVEOPT 0x150
-#define TB_IBL_TARGET 0x158 /* app pc of an indirect branch that missed the table */
+#define TB_IBL_TARGET 0x158    /* app pc of an indirect branch that missed the table */
 #define TB_SCRATCH_FLAGS 0x160 /* lahf/seto image of the app flags */
 #define TB_USE_FSGSBASE 0x168
 #define TB_SCRATCH_REP 0x170 /* rcx before a rep string instruction */
@@ -89,7 +89,7 @@ struct jit_thread {
 	uint64_t ibl_hits;
 	uint64_t client_slots[TB_CLIENT_SLOT_COUNT];
 	/* Runtime-only fields (not reached from generated code). */
-	uint64_t app_pc;       /* app pc the thread will run next, when in the runtime */
+	uint64_t app_pc; /* app pc the thread will run next, when in the runtime */
 	/* The callouts that ran at ran_pc in its current execution (see run_callout). */
 	uint64_t ran_pc;
 	void *ran_args[4];
@@ -97,7 +97,7 @@ struct jit_thread {
 	bool safe_point_pending;
 	struct pending_signals *signals; /* received for the app, not delivered yet */
 	struct jit_thread *parent;	 /* the thread that created it */
-	uint32_t tid;          /* Pin-style thread number, from 0 in creation order */
+	uint32_t tid;			 /* Pin-style thread number, from 0 in creation order */
 	int32_t os_tid;
 	void *rt_stack_base;
 	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 104];

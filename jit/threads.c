@@ -108,14 +108,26 @@ void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *en
 	ibl_table(t)[app_pc & (IBL_ENTRIES - 1)] = (uint64_t)entry;
 }
 
-size_t threads_xsave_size(void) { return xsave_size; }
+size_t threads_xsave_size(void)
+{
+	return xsave_size;
+}
 
-size_t threads_live(void) { return __atomic_load_n(&live, __ATOMIC_ACQUIRE); }
+size_t threads_live(void)
+{
+	return __atomic_load_n(&live, __ATOMIC_ACQUIRE);
+}
 void threads_exiting(struct jit_thread *t)
 {
 	(void)t;
 	__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL);
 }
 
-size_t threads_count(void) { return thread_total; }
-struct jit_thread *threads_at(size_t index) { return index < thread_total ? threads[index] : NULL; }
+size_t threads_count(void)
+{
+	return thread_total;
+}
+struct jit_thread *threads_at(size_t index)
+{
+	return index < thread_total ? threads[index] : NULL;
+}

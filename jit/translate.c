@@ -64,7 +64,10 @@ void translate_init(void)
  * mprotect and friends clear the set. Direct-mapped on the page number (+1; 0 = empty). */
 static uint64_t readable_pages[READABLE_SLOTS];
 
-void translate_forget_readable_pages(void) { memset(readable_pages, 0, sizeof readable_pages); }
+void translate_forget_readable_pages(void)
+{
+	memset(readable_pages, 0, sizeof readable_pages);
+}
 
 static bool page_readable(uint64_t page)
 {
@@ -118,7 +121,6 @@ static bool uses_gs(const struct block_insn *bi)
 	return false;
 }
 
-
 /* mov %rax,%gs:scratch; movabs $rec,%rax; jmp *%gs:enter_dispatch */
 static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
 {
@@ -170,7 +172,7 @@ static uint64_t branch_target(const struct block_insn *bi)
  * fragment that last took this slot (which checks the target), or to jit_ibl_miss. */
 static void emit_indirect_lookup(struct translation *t)
 {
-	static const uint8_t index[] = {0x0f, 0xb7, 0xc1};	      /* movzwl %cx,%eax */
+	static const uint8_t index[] = {0x0f, 0xb7, 0xc1};	/* movzwl %cx,%eax */
 	static const uint8_t jump[] = {0x65, 0xff, 0x24, 0xc5}; /* jmp *%gs:d32(,%rax,8) */
 	emit_store_gs(&t->e, GPR_RAX, TB_SCRATCH_RAX);
 	emit_bytes(&t->e, index, sizeof index);
@@ -184,7 +186,7 @@ static void emit_indirect_lookup(struct translation *t)
 static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 {
 	static const uint8_t add_rax_to_rcx[] = {0x48, 0x8d, 0x0c, 0x01}; /* lea (%rcx,%rax),%rcx */
-	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01};	    /* lea 1(%rax),%rax */
+	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01};	  /* lea 1(%rax),%rax */
 	enum { MISMATCH_LEN = 10 + 4 + 8 };
 	emit_movabs(e, GPR_RAX, (uint64_t)0 - app_pc);
 	emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
@@ -217,7 +219,8 @@ static void emit_load_indirect_target(struct translation *t, const struct block_
 	if (op->mem.segment == ZYDIS_REGISTER_FS)
 		emit_u8(e, 0x64);
 	if (op->mem.base == ZYDIS_REGISTER_RIP) {
-		emit_movabs(e, GPR_RCX, bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value);
+		emit_movabs(e, GPR_RCX,
+			    bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value);
 		static const uint8_t load[] = {0x48, 0x8b, 0x09}; /* mov (%rcx),%rcx */
 		emit_bytes(e, load, sizeof load);
 		return;
@@ -228,7 +231,8 @@ static void emit_load_indirect_target(struct translation *t, const struct block_
 			emit_u8(e, 0x67);
 	emit_u8(e, (uint8_t)(0x48 | (bi->insn.raw.rex.X << 1) | bi->insn.raw.rex.B));
 	emit_u8(e, 0x8b);
-	emit_u8(e, (uint8_t)((bi->insn.raw.modrm.mod << 6) | (GPR_RCX << 3) | bi->insn.raw.modrm.rm));
+	emit_u8(e,
+		(uint8_t)((bi->insn.raw.modrm.mod << 6) | (GPR_RCX << 3) | bi->insn.raw.modrm.rm));
 	unsigned tail = bi->insn.raw.modrm.offset + 1u;
 	emit_bytes(e, bi->bytes + tail, bi->insn.length - tail);
 }
@@ -301,10 +305,10 @@ static int pick_scratch(const struct block_insn *bi)
 static ZydisRegister gpr64(int id)
 {
 	static const ZydisRegister regs[] = {
-		ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
-		ZYDIS_REGISTER_RSP, ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
-		ZYDIS_REGISTER_R8,  ZYDIS_REGISTER_R9,	ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11,
-		ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+	    ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
+	    ZYDIS_REGISTER_RSP, ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
+	    ZYDIS_REGISTER_R8,	ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11,
+	    ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
 	return regs[id];
 }
 
@@ -316,7 +320,7 @@ static void emit_rip_relative_far(struct translation *t, const struct block_insn
 	ZydisEncoderRequest req;
 	int scratch = pick_scratch(bi);
 	if (scratch < 0 || ZYAN_FAILED(ZydisEncoderDecodedInstructionToEncoderRequest(
-				   &bi->insn, bi->ops, bi->insn.operand_count_visible, &req))) {
+			       &bi->insn, bi->ops, bi->insn.operand_count_visible, &req))) {
 		fatal("cannot relocate the RIP-relative instruction at 0x%lx", bi->pc);
 	}
 	for (unsigned i = 0; i < req.operand_count; i++) {
@@ -402,8 +406,8 @@ static void land_rel8(struct emitter *e, uint8_t *field)
 }
 
 /* sub $n,%gs:slot; when negative, the callout. Flags are preserved when live. */
-static void emit_budget_check(struct translation *t, const struct block_callout *c,
-			      uint32_t n, bool flags_live)
+static void emit_budget_check(struct translation *t, const struct block_callout *c, uint32_t n,
+			      bool flags_live)
 {
 	struct emitter *e = &t->e;
 	static const uint8_t sub_gs[] = {0x65, 0x48, 0x81, 0x2c, 0x25}; /* subq $i32,%gs:d32 */
@@ -438,8 +442,8 @@ static void emit_budget_check(struct translation *t, const struct block_callout 
 static void emit_rep_counter(struct emitter *e, int slot, bool after, bool down)
 {
 	uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)slot;
-	static const uint8_t add_rcx[] = {0x48, 0x8d, 0x04, 0x08};	       /* lea (%rax,%rcx),%rax */
-	static const uint8_t not_rcx[] = {0x48, 0xf7, 0xd1};		       /* not %rcx */
+	static const uint8_t add_rcx[] = {0x48, 0x8d, 0x04, 0x08}; /* lea (%rax,%rcx),%rax */
+	static const uint8_t not_rcx[] = {0x48, 0xf7, 0xd1};	   /* not %rcx */
 	static const uint8_t add_neg_rcx[] = {0x48, 0x8d, 0x44, 0x08, 0x01}; /* lea 1(%rax,%rcx) */
 	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
 	emit_load_gs(e, GPR_RAX, off);
@@ -481,9 +485,8 @@ static bool is_jcc(ZydisMnemonic m)
 
 static bool is_rcx_branch(ZydisMnemonic m)
 {
-	return m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ ||
-	       m == ZYDIS_MNEMONIC_LOOP || m == ZYDIS_MNEMONIC_LOOPE ||
-	       m == ZYDIS_MNEMONIC_LOOPNE;
+	return m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ || m == ZYDIS_MNEMONIC_LOOP ||
+	       m == ZYDIS_MNEMONIC_LOOPE || m == ZYDIS_MNEMONIC_LOOPNE;
 }
 
 static bool is_far(const ZydisDecodedInstruction *insn)
@@ -579,9 +582,9 @@ static enum exit_kind decode_block(uint64_t pc)
 						       &bi->insn, bi->ops))) {
 			if (block.length == 0)
 				return avail - off < ZYDIS_MAX_INSTRUCTION_LENGTH &&
-						       avail < FETCH_MAX
-					       ? EXIT_BAD_FETCH
-					       : EXIT_BAD_OPCODE;
+					       avail < FETCH_MAX
+					   ? EXIT_BAD_FETCH
+					   : EXIT_BAD_OPCODE;
 			break;
 		}
 		bi->pc = pc + off;
@@ -610,8 +613,8 @@ static void emit_rep_counters(struct translation *t, const struct block_insn *bi
 
 static bool emit_block(struct translation *t)
 {
-	bool keep_flags = (block.counter_count || block.budget_count) &&
-			  block_flags_live_from(&block, 0);
+	bool keep_flags =
+	    (block.counter_count || block.budget_count) && block_flags_live_from(&block, 0);
 	for (size_t i = 0; i < block.counter_count; i++) {
 		uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)block.counters[i].slot;
 		if (keep_flags)
@@ -629,19 +632,19 @@ static bool emit_block(struct translation *t)
 		const struct block_insn *bi = &block.insns[i];
 		for (int c = 0; c < bi->callout_count; c++) {
 			struct jit_exit *rec =
-				emit_callout(t, &bi->callouts[c], bi->pc, counted, false);
+			    emit_callout(t, &bi->callouts[c], bi->pc, counted, false);
 			if (rec && bi->suppressed)
 				rec->skip_to = bi->pc + bi->insn.length;
 		}
 		counted -= instrument_counted(&block, i);
 		emit_rep_counters(t, bi, false);
 		t->insns[i] = (struct insn_map){
-			.cache_off = (uint16_t)(t->e.cur - t->e.start),
-			.app_off = (uint16_t)(bi->pc - block.start_pc),
-			.rewritten = bi->insn.mnemonic == ZYDIS_MNEMONIC_RET ||
-				     ((bi->insn.mnemonic == ZYDIS_MNEMONIC_CALL ||
-				       bi->insn.mnemonic == ZYDIS_MNEMONIC_JMP) &&
-				      !is_relative_branch(bi)),
+		    .cache_off = (uint16_t)(t->e.cur - t->e.start),
+		    .app_off = (uint16_t)(bi->pc - block.start_pc),
+		    .rewritten = bi->insn.mnemonic == ZYDIS_MNEMONIC_RET ||
+				 ((bi->insn.mnemonic == ZYDIS_MNEMONIC_CALL ||
+				   bi->insn.mnemonic == ZYDIS_MNEMONIC_JMP) &&
+				  !is_relative_branch(bi)),
 		};
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
@@ -699,15 +702,15 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 		exits[i] = t.exits[i].rec;
 	memcpy(insns, t.insns, sizeof *insns * ninsns);
 	*f = (struct fragment){
-		.app_pc = app_pc,
-		.app_end = last ? last->pc + last->insn.length : app_pc + 1,
-		.indirect_entry = code,
-		.cache_pc = body,
-		.cache_size = (uint32_t)(t.e.cur - code),
-		.exits = exits,
-		.exit_count = (uint32_t)t.exit_count,
-		.insn_count = (uint32_t)ninsns,
-		.insns = insns,
+	    .app_pc = app_pc,
+	    .app_end = last ? last->pc + last->insn.length : app_pc + 1,
+	    .indirect_entry = code,
+	    .cache_pc = body,
+	    .cache_size = (uint32_t)(t.e.cur - code),
+	    .exits = exits,
+	    .exit_count = (uint32_t)t.exit_count,
+	    .insn_count = (uint32_t)ninsns,
+	    .insns = insns,
 	};
 	code_cache_commit(code, f->cache_size);
 	fragment_index(f);
@@ -731,7 +734,10 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 	return f;
 }
 
-struct fragment *translate_block(uint64_t app_pc) { return translate(app_pc, true); }
+struct fragment *translate_block(uint64_t app_pc)
+{
+	return translate(app_pc, true);
+}
 
 struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude, uint32_t n)
 {

@@ -14,11 +14,23 @@ void emit_bytes(struct emitter *e, const void *bytes, unsigned n)
 	e->cur += n;
 }
 
-void emit_u8(struct emitter *e, uint8_t v) { emit_bytes(e, &v, 1); }
-void emit_u32(struct emitter *e, uint32_t v) { emit_bytes(e, &v, 4); }
-void emit_u64(struct emitter *e, uint64_t v) { emit_bytes(e, &v, 8); }
+void emit_u8(struct emitter *e, uint8_t v)
+{
+	emit_bytes(e, &v, 1);
+}
+void emit_u32(struct emitter *e, uint32_t v)
+{
+	emit_bytes(e, &v, 4);
+}
+void emit_u64(struct emitter *e, uint64_t v)
+{
+	emit_bytes(e, &v, 8);
+}
 
-static uint8_t rex_w_r(int reg) { return 0x48 | (reg >= 8 ? 0x04 : 0); }
+static uint8_t rex_w_r(int reg)
+{
+	return 0x48 | (reg >= 8 ? 0x04 : 0);
+}
 
 /* 65 REX.W op modrm(00,reg,100) sib(25) disp32: op with %gs:disp32 as its memory operand. */
 static void emit_gs_modrm(struct emitter *e, uint8_t opcode, int reg, uint32_t off)
@@ -28,8 +40,14 @@ static void emit_gs_modrm(struct emitter *e, uint8_t opcode, int reg, uint32_t o
 	emit_u32(e, off);
 }
 
-void emit_store_gs(struct emitter *e, int reg, uint32_t off) { emit_gs_modrm(e, 0x89, reg, off); }
-void emit_load_gs(struct emitter *e, int reg, uint32_t off) { emit_gs_modrm(e, 0x8b, reg, off); }
+void emit_store_gs(struct emitter *e, int reg, uint32_t off)
+{
+	emit_gs_modrm(e, 0x89, reg, off);
+}
+void emit_load_gs(struct emitter *e, int reg, uint32_t off)
+{
+	emit_gs_modrm(e, 0x8b, reg, off);
+}
 
 void emit_jmp_gs(struct emitter *e, uint32_t off)
 {

@@ -46,7 +46,10 @@ static int add_mapping(const struct app_mapping *m, void *arg)
 	return 0;
 }
 
-void first_touch_begin(void) { app_map_foreach(add_mapping, NULL); }
+void first_touch_begin(void)
+{
+	app_map_foreach(add_mapping, NULL);
+}
 
 static struct watched *find(uint64_t addr)
 {

@@ -13,20 +13,24 @@ struct knob {
 	const char *help;
 };
 
-#define KNOB(name, kind, field, help) {name, kind, offsetof(struct logger_knobs, field), help}
+#define KNOB(name, kind, field, help)                                                              \
+	{                                                                                          \
+		name, kind, offsetof(struct logger_knobs, field), help                             \
+	}
 static const struct knob knobs[] = {
-	KNOB("-log", KNOB_BOOL, log, "record a pinball (0: only run under the JIT)"),
-	KNOB("-log:basename", KNOB_STRING, basename, "region k is written as pinball B.k"),
-	KNOB("-log:fat", KNOB_BOOL, fat, "1: every mapped page at region start; 0: those the region touches"),
-	KNOB("-icount", KNOB_BOOL, icount, "count instructions per thread"),
-	KNOB("-oicount", KNOB_STRING, oicount, "write the -icount report to FILE"),
-	KNOB("-jit:stats", KNOB_BOOL, jit_stats, "print code cache statistics at exit"),
-	KNOB("-jit:check_native_exec", KNOB_BOOL, check_native_exec,
-	     "keep app code non-executable, so any escape from the cache faults"),
-	KNOB("-jit:selftest_escape", KNOB_BOOL, selftest_escape,
-	     "(test) run app code natively once, to prove -jit:check_native_exec catches it"),
-	KNOB("-follow_execv", KNOB_BOOL, follow_execv, "run programs the app execs under the JIT"),
-	KNOB("-jit:argv0", KNOB_STRING, argv0, "argv[0] to give the app"),
+    KNOB("-log", KNOB_BOOL, log, "record a pinball (0: only run under the JIT)"),
+    KNOB("-log:basename", KNOB_STRING, basename, "region k is written as pinball B.k"),
+    KNOB("-log:fat", KNOB_BOOL, fat,
+	 "1: every mapped page at region start; 0: those the region touches"),
+    KNOB("-icount", KNOB_BOOL, icount, "count instructions per thread"),
+    KNOB("-oicount", KNOB_STRING, oicount, "write the -icount report to FILE"),
+    KNOB("-jit:stats", KNOB_BOOL, jit_stats, "print code cache statistics at exit"),
+    KNOB("-jit:check_native_exec", KNOB_BOOL, check_native_exec,
+	 "keep app code non-executable, so any escape from the cache faults"),
+    KNOB("-jit:selftest_escape", KNOB_BOOL, selftest_escape,
+	 "(test) run app code natively once, to prove -jit:check_native_exec catches it"),
+    KNOB("-follow_execv", KNOB_BOOL, follow_execv, "run programs the app execs under the JIT"),
+    KNOB("-jit:argv0", KNOB_STRING, argv0, "argv[0] to give the app"),
 };
 
 static void usage(void)
@@ -48,18 +52,21 @@ static const struct knob *find(const char *name)
 	return NULL;
 }
 
-static bool is_bool_value(const char *s) { return s && (!strcmp(s, "0") || !strcmp(s, "1")); }
+static bool is_bool_value(const char *s)
+{
+	return s && (!strcmp(s, "0") || !strcmp(s, "1"));
+}
 
 int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 {
-	*k = (struct logger_knobs){
-		.log = true, .basename = "pinball/log", .follow_execv = true};
+	*k = (struct logger_knobs){.log = true, .basename = "pinball/log", .follow_execv = true};
 	k->control = control_spec_new();
 	struct control_error cerr;
 	int i = 1;
 	while (i < argc) {
 		const char *arg = argv[i];
-		int taken = k->control ? control_spec_take_knob(k->control, argc, argv, &i, &cerr) : 0;
+		int taken =
+		    k->control ? control_spec_take_knob(k->control, argc, argv, &i, &cerr) : 0;
 		if (taken < 0) {
 			fprintf(stderr, "logger: %s\n", cerr.message);
 			return 2;
@@ -81,7 +88,8 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 		}
 		const struct knob *kn = find(arg);
 		if (!kn) {
-			fprintf(stderr, "logger: error: unknown knob '%s' (see logger -help)\n", arg);
+			fprintf(stderr, "logger: error: unknown knob '%s' (see logger -help)\n",
+				arg);
 			return 2;
 		}
 		char *field = (char *)k + kn->offset;

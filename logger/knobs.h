@@ -7,19 +7,19 @@
 #include "control_spec.h"
 
 struct logger_knobs {
-	bool log;	 /* -log 0|1: record a pinball (default 1) */
-	const char *basename; /* -log:basename B: region k goes to B.k (default pinball/log) */
-	bool fat;	      /* -log:fat 1: every mapped page at region start */
-	bool icount;	 /* -icount */
-	const char *oicount; /* -oicount FILE */
-	bool jit_stats;	 /* -jit:stats */
+	bool log;		/* -log 0|1: record a pinball (default 1) */
+	const char *basename;	/* -log:basename B: region k goes to B.k (default pinball/log) */
+	bool fat;		/* -log:fat 1: every mapped page at region start */
+	bool icount;		/* -icount */
+	const char *oicount;	/* -oicount FILE */
+	bool jit_stats;		/* -jit:stats */
 	bool check_native_exec; /* -jit:check_native_exec */
 	bool selftest_escape;	/* -jit:selftest_escape */
 	bool follow_execv;	/* -follow_execv 0|1 (default 1) */
 	const char *argv0;	/* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
 	struct control_spec *control; /* -control and the other controller knobs, finished */
-	int program_index;	/* argv index of the program */
-	int knob_end;		/* argv index one past the last knob (before any `--`) */
+	int program_index;	      /* argv index of the program */
+	int knob_end;		      /* argv index one past the last knob (before any `--`) */
 };
 
 /* Returns 0, or 2 after printing a one-line error (bad knob, bad -control, missing

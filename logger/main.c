@@ -11,11 +11,11 @@
 
 #include "control_engine.h"
 #include "header.h"
-#include "recorder.h"
-#include "writer_thread.h"
 #include "icount.h"
 #include "jit.h"
 #include "knobs.h"
+#include "recorder.h"
+#include "writer_thread.h"
 
 extern char **environ;
 
@@ -135,13 +135,13 @@ int main(int argc, char **argv)
 	}
 	self[n] = '\0';
 	struct jit_run_options o = {
-		.tool = "logger",
-		.check_native_exec = k.check_native_exec,
-		.stats = k.jit_stats,
-		.selftest_escape = k.selftest_escape,
-		.follow_execv = k.follow_execv,
-		.argv0 = k.argv0,
-		.reexec_argv = reexec_prefix(argv, &k, self),
+	    .tool = "logger",
+	    .check_native_exec = k.check_native_exec,
+	    .stats = k.jit_stats,
+	    .selftest_escape = k.selftest_escape,
+	    .follow_execv = k.follow_execv,
+	    .argv0 = k.argv0,
+	    .reexec_argv = reexec_prefix(argv, &k, self),
 	};
 	return jit_run(&o, argv[k.program_index], argv + k.program_index, environ);
 }

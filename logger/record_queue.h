@@ -55,8 +55,8 @@ struct record *record_new(enum record_kind kind, size_t extra);
 void record_push(struct record *r);
 
 /* Writer side. */
-struct record *record_pop_all(void); /* blocks until something is queued; FIFO list */
-void record_release(struct record *r);	/* frees it and lets waiting producers go on */
+struct record *record_pop_all(void);   /* blocks until something is queued; FIFO list */
+void record_release(struct record *r); /* frees it and lets waiting producers go on */
 
 /* Completion of REC_FINISH: the writer reports, the producer waits. err is "" on success. */
 void record_queue_report_done(const char *err);

@@ -27,9 +27,9 @@ static struct {
 	const char *basename;
 	bool fat;
 	enum region_state state;
-	bool disabled;		/* a forked child: it does not write its parent's pinballs */
-	uint32_t region;	/* index of the current or next region */
-	uint64_t start_icount;	/* the thread's icount when the region began */
+	bool disabled;	       /* a forked child: it does not write its parent's pinballs */
+	uint32_t region;       /* index of the current or next region */
+	uint64_t start_icount; /* the thread's icount when the region began */
 	uint64_t syscalls;
 	struct pinball_cause cause; /* what asked for the pending transition */
 	char cause_text[256];
@@ -66,15 +66,15 @@ static void record_thread(enum record_kind kind, struct jit_thread *t, uint64_t 
 	record_push(r);
 }
 
-static void record_map(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags,
-		       uint64_t offset, const char *path)
+static void record_map(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags, uint64_t offset,
+		       const char *path)
 {
 	size_t plen = path ? strlen(path) + 1 : 0;
 	struct record *r = must_new(REC_MAP, plen);
 	if (path)
 		memcpy(r->data, path, plen);
-	r->u.map = (struct pinball_map_entry){start, end, prot, flags, offset,
-					      path ? (const char *)r->data : NULL};
+	r->u.map = (struct pinball_map_entry){start, end,    prot,
+					      flags, offset, path ? (const char *)r->data : NULL};
 	record_push(r);
 }
 
@@ -155,8 +155,8 @@ static void set_cause(const struct control_event_info *ev)
 {
 	rt_strlcpy(rec.cause_text, ev->alarm ? ev->alarm->text : "default-start",
 		   sizeof rec.cause_text);
-	rec.cause = (struct pinball_cause){.kind = "control", .spec = rec.cause_text,
-					   .tid = ev->tid, .icount = ev->icount};
+	rec.cause = (struct pinball_cause){
+	    .kind = "control", .spec = rec.cause_text, .tid = ev->tid, .icount = ev->icount};
 }
 
 void recorder_event(const struct control_event_info *ev)
@@ -249,8 +249,8 @@ static void record_syscall(struct jit_thread *t, long nr, const long args[6], lo
 		kept = copy_readable(w, kept, &bytes, writes[i].addr, writes[i].len);
 	r->u.event.tid = jit_thread_id(t);
 	r->u.event.ev = (struct pinball_event){
-		.icount = jit_thread_icount(t) - rec.start_icount,
-		.kind = PINBALL_EV_SYSCALL,
+	    .icount = jit_thread_icount(t) - rec.start_icount,
+	    .kind = PINBALL_EV_SYSCALL,
 	};
 	r->u.event.ev.syscall.nr = (uint64_t)nr;
 	for (int i = 0; i < 6; i++)
@@ -332,7 +332,8 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void 
 		/* The region ends with the process: the exit is its last event. */
 		record_syscall(t, nr, args, 0);
 		jit_thread_set_gpr(t, GPR_RAX, (uint64_t)nr);
-		rec.cause = (struct pinball_cause){.kind = "exit", .spec = "exit_group",
+		rec.cause = (struct pinball_cause){.kind = "exit",
+						   .spec = "exit_group",
 						   .tid = jit_thread_id(t),
 						   .icount = jit_thread_icount(t)};
 		end_region(t, jit_thread_icount(t));
@@ -373,8 +374,8 @@ static void signal_delivery(struct jit_thread *t, int sig, const void *info,
 	memcpy(r->data + INFO + sizeof *act, &old_mask, sizeof old_mask);
 	r->u.event.tid = jit_thread_id(t);
 	r->u.event.ev = (struct pinball_event){
-		.icount = jit_thread_icount(t) - rec.start_icount,
-		.kind = PINBALL_EV_SIGNAL,
+	    .icount = jit_thread_icount(t) - rec.start_icount,
+	    .kind = PINBALL_EV_SIGNAL,
 	};
 	r->u.event.ev.signal.signo = sig;
 	r->u.event.ev.signal.siginfo = r->data;
@@ -389,8 +390,8 @@ static void nondet_callout(const struct jit_callout *c)
 	struct record *r = must_new(REC_EVENT, 0);
 	r->u.event.tid = jit_thread_id(c->thread);
 	r->u.event.ev = (struct pinball_event){
-		.icount = jit_callout_icount(c) - rec.start_icount,
-		.kind = PINBALL_EV_INSN,
+	    .icount = jit_callout_icount(c) - rec.start_icount,
+	    .kind = PINBALL_EV_INSN,
 	};
 	r->u.event.ev.insn.kind = (enum pinball_insn_kind)v.kind;
 	r->u.event.ev.insn.rax = v.rax;
@@ -410,24 +411,17 @@ static void nondet_callout(const struct jit_callout *c)
 static void instrument(struct jit_block *b, void *arg)
 {
 	(void)arg;
-	if (rec.state != IN || rec.disabled)
-		return;
-	for (size_t i = 0; i < jit_block_length(b); i++) {
-		uintptr_t code = nondet_classify(jit_block_insn(b, i), jit_block_operands(b, i));
-		if (!code)
-			continue;
-		jit_insert_callout(b, i, nondet_callout, (void *)code);
-		jit_suppress_insn(b, i);
-	}
+	if (rec.state == IN && !rec.disabled)
+		nondet_instrument_block(b, nondet_callout);
 }
 
 static const struct jit_client client = {
-	.name = "recorder",
-	.instrument_block = instrument,
-	.syscall_pre = syscall_pre,
-	.syscall_post = syscall_post,
-	.safe_point = safe_point,
-	.signal_delivery = signal_delivery,
+    .name = "recorder",
+    .instrument_block = instrument,
+    .syscall_pre = syscall_pre,
+    .syscall_post = syscall_post,
+    .safe_point = safe_point,
+    .signal_delivery = signal_delivery,
 };
 
 /* A fatal error in a region: nothing that looks like a pinball may stay behind. */

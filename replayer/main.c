@@ -36,7 +36,10 @@ static void usage(FILE *to)
 		    "  -jit:stats          print code cache statistics at the end\n");
 }
 
-static bool bool_value(const char *s) { return s && (!strcmp(s, "0") || !strcmp(s, "1")); }
+static bool bool_value(const char *s)
+{
+	return s && (!strcmp(s, "0") || !strcmp(s, "1"));
+}
 
 static int parse(int argc, char **argv, struct knobs *k)
 {
@@ -50,20 +53,24 @@ static int parse(int argc, char **argv, struct knobs *k)
 		if (!strcmp(a, "-replay:echo") && i + 1 < argc && bool_value(argv[i + 1])) {
 			k->echo = argv[++i][0] == '1';
 		} else if (!strcmp(a, "-icount")) {
-			k->icount = !(i + 1 < argc && bool_value(argv[i + 1]) && argv[++i][0] == '0');
+			k->icount =
+			    !(i + 1 < argc && bool_value(argv[i + 1]) && argv[++i][0] == '0');
 		} else if (!strcmp(a, "-oicount") && i + 1 < argc) {
 			k->oicount = argv[++i];
 		} else if (!strcmp(a, "-jit:stats")) {
-			k->stats = !(i + 1 < argc && bool_value(argv[i + 1]) && argv[++i][0] == '0');
+			k->stats =
+			    !(i + 1 < argc && bool_value(argv[i + 1]) && argv[++i][0] == '0');
 		} else if (a[0] == '-') {
-			fprintf(stderr, "replayer: error: unknown or incomplete knob '%s' (see "
-					"replayer -help)\n",
+			fprintf(stderr,
+				"replayer: error: unknown or incomplete knob '%s' (see "
+				"replayer -help)\n",
 				a);
 			return 2;
 		} else if (!k->pinball) {
 			k->pinball = a;
 		} else {
-			fprintf(stderr, "replayer: error: one pinball at a time ('%s' is extra)\n", a);
+			fprintf(stderr, "replayer: error: one pinball at a time ('%s' is extra)\n",
+				a);
 			return 2;
 		}
 	}

@@ -34,7 +34,7 @@ static const char *name_of(long nr)
 }
 
 _Noreturn static void diverged(const struct jit_thread *t, uint64_t icount, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void diverged(const struct jit_thread *t, uint64_t icount, const char *fmt, ...)
 {
@@ -73,7 +73,8 @@ _Noreturn static void finish(struct jit_thread *t, uint64_t icount, bool compare
 		diverged(t, icount, "the fs base is 0x%lx at the end, recorded 0x%lx", got.fs_base,
 			 want->fs_base);
 	if (rp.next != rp.in->nevents)
-		diverged(t, icount, "%lu recorded events were not replayed", rp.in->nevents - rp.next);
+		diverged(t, icount, "%lu recorded events were not replayed",
+			 rp.in->nevents - rp.next);
 	rt_dprintf(messages_fd(), "replay: OK %lu instructions, 1 threads, %lu syscalls injected\n",
 		   icount, rp.syscalls);
 	jit_thread_set_icount(t, icount); /* for the tools' reports at exit */
@@ -88,8 +89,8 @@ static const struct replay_event *expect_event(struct jit_thread *t, uint64_t ic
 	const struct replay_event *e = &rp.in->events[rp.next];
 	if (e->kind != kind || e->icount != icount) {
 		if (e->kind == PINBALL_EV_SYSCALL)
-			diverged(t, icount, "%s, but the recording has syscall %s at icount %lu", what,
-				 name_of((long)e->nr), e->icount);
+			diverged(t, icount, "%s, but the recording has syscall %s at icount %lu",
+				 what, name_of((long)e->nr), e->icount);
 		diverged(t, icount, "%s, but the recording has %s at icount %lu", what,
 			 pinball_event_name(e->kind), e->icount);
 	}
@@ -199,8 +200,8 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 		rp.syscalls++;
 		return true;
 	}
-	long result = syscall_changes_memory_map(nr) ? perform_memory_change(t, icount, nr, a, e)
-						     : e->result;
+	long result =
+	    syscall_changes_memory_map(nr) ? perform_memory_change(t, icount, nr, a, e) : e->result;
 	if (!syscall_changes_memory_map(nr))
 		apply_writes(e);
 	echo(nr, a, result);
@@ -212,11 +213,16 @@ static void nondet_callout(const struct jit_callout *c)
 {
 	uint64_t icount = jit_callout_icount(c);
 	const struct replay_event *e =
-		expect_event(c->thread, icount, PINBALL_EV_INSN, "a non-deterministic instruction ran");
+	    expect_event(c->thread, icount, PINBALL_EV_INSN, "a non-deterministic instruction ran");
 	struct nondet_result v = {
-		.kind = (enum nondet_kind)e->insn.kind, .rax = e->insn.rax, .rbx = e->insn.rbx,
-		.rcx = e->insn.rcx, .rdx = e->insn.rdx, .value = e->insn.value,
-		.dest_reg = e->insn.dest_reg, .cf = e->insn.cf,
+	    .kind = (enum nondet_kind)e->insn.kind,
+	    .rax = e->insn.rax,
+	    .rbx = e->insn.rbx,
+	    .rcx = e->insn.rcx,
+	    .rdx = e->insn.rdx,
+	    .value = e->insn.value,
+	    .dest_reg = e->insn.dest_reg,
+	    .cf = e->insn.cf,
 	};
 	if (!nondet_apply(c->thread, (uintptr_t)c->arg, &v))
 		diverged(c->thread, icount, "a different non-deterministic instruction ran (%s)",
@@ -254,7 +260,7 @@ static void arm_stop(struct jit_thread *t, uint64_t counted)
 static void deliver_recorded_signal(const struct jit_callout *c, uint64_t icount)
 {
 	const struct replay_event *e =
-		expect_event(c->thread, icount, PINBALL_EV_SIGNAL, "a signal is due");
+	    expect_event(c->thread, icount, PINBALL_EV_SIGNAL, "a signal is due");
 	struct jit_sigaction act;
 	uint64_t old_mask;
 	memcpy(&act, e->signal.bytes + 128, sizeof act);
@@ -273,9 +279,9 @@ static void end_check(const struct jit_callout *c)
 	if (icount != stop)
 		diverged(c->thread, icount, "the recording stops at icount %lu, inside a block",
 			 stop);
-	if (stop == rp.in->end_icount && (rp.next == rp.in->nevents ||
-					  rp.in->events[rp.next].kind != PINBALL_EV_SIGNAL ||
-					  rp.in->events[rp.next].icount != icount))
+	if (stop == rp.in->end_icount &&
+	    (rp.next == rp.in->nevents || rp.in->events[rp.next].kind != PINBALL_EV_SIGNAL ||
+	     rp.in->events[rp.next].icount != icount))
 		finish(c->thread, icount, flags_live_at(c->pc));
 	deliver_recorded_signal(c, icount);
 	arm_stop(c->thread, jit_thread_icount(c->thread));
@@ -286,13 +292,7 @@ static void instrument(struct jit_block *b, void *arg)
 	(void)arg;
 	if (jit_block_flags_live(b))
 		live_flag_blocks[(jit_block_pc(b, 0) >> 2) % 4096] = jit_block_pc(b, 0);
-	for (size_t i = 0; i < jit_block_length(b); i++) {
-		uintptr_t code = nondet_classify(jit_block_insn(b, i), jit_block_operands(b, i));
-		if (!code)
-			continue;
-		jit_insert_callout(b, i, nondet_callout, (void *)code);
-		jit_suppress_insn(b, i);
-	}
+	nondet_instrument_block(b, nondet_callout);
 	jit_insert_budget_check(b, rp.budget_slot, end_check, NULL);
 }
 
@@ -304,10 +304,10 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 }
 
 static const struct jit_client client = {
-	.name = "replay",
-	.instrument_block = instrument,
-	.syscall_pre = syscall_pre,
-	.thread_start = thread_start,
+    .name = "replay",
+    .instrument_block = instrument,
+    .syscall_pre = syscall_pre,
+    .thread_start = thread_start,
 };
 
 void replay_start(const struct replay_input *in, const struct replay_options *o)

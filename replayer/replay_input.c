@@ -1,5 +1,7 @@
 #include "replay_input.h"
 
+#include "app_memory.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +75,20 @@ static int map_memory(const struct pinball_reader *r, struct replay_input *in, c
 			in->brk_start = m.start;
 			in->brk_current = m.end;
 			in->brk_mapped_end = m.start + m.offset;
+			/* The rest of the break's reservation, claimed now like every range. */
+			uint64_t from = in->brk_mapped_end, to = m.start + app_brk_reserve_size();
+			void *at =
+			    mmap((void *)from, to - from, PROT_NONE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+				 -1, 0);
+			if (at == MAP_FAILED || (uint64_t)at != from)
+				rc = fail(err, errlen, 3, "the recorded program break is in use",
+					  NULL);
+			else if (in->nowned < REPLAY_MAX_OWNED) {
+				in->owned[in->nowned][0] = from;
+				in->owned[in->nowned][1] = to;
+				in->nowned++;
+			}
 			continue;
 		}
 		if (m.end <= m.start || (m.start | m.end) % PAGE)
@@ -88,8 +104,8 @@ static int map_memory(const struct pinball_reader *r, struct replay_input *in, c
 		if (!rc && (at == MAP_FAILED || (uint64_t)at != m.start)) {
 			char what[160];
 			snprintf(what, sizeof what,
-				 "the recorded range 0x%lx-0x%lx is in use by the replayer", m.start,
-				 m.end);
+				 "the recorded range 0x%lx-0x%lx is in use by the replayer",
+				 m.start, m.end);
 			rc = fail(err, errlen, errno == EEXIST ? 3 : 2, what, NULL);
 		}
 	}
@@ -156,8 +172,8 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 	} else if (e->kind == PINBALL_EV_SIGNAL) {
 		out->signal.signo = e->signal.signo;
 		out->signal.len = e->signal.siginfo_len < sizeof out->signal.bytes
-					  ? e->signal.siginfo_len
-					  : sizeof out->signal.bytes;
+				      ? e->signal.siginfo_len
+				      : sizeof out->signal.bytes;
 		memcpy(out->signal.bytes, e->signal.siginfo, out->signal.len);
 	} else if (e->kind == PINBALL_EV_INSN) {
 		out->insn.kind = e->insn.kind;
@@ -213,8 +229,9 @@ static int read_events(const struct pinball_reader *r, struct replay_input *in, 
 static int claim_range(uint64_t start, uint64_t end)
 {
 	for (uint64_t page = start & ~(uint64_t)(PAGE - 1); page < end; page += PAGE) {
-		void *at = mmap((void *)page, PAGE, PROT_NONE,
-				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+		void *at =
+		    mmap((void *)page, PAGE, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
 		if (at == MAP_FAILED && errno != EEXIST)
 			return -1;
 		if (at != MAP_FAILED && (uint64_t)at != page)
@@ -261,16 +278,20 @@ static int claim_future_mappings(struct replay_input *in, char *err, size_t errl
 		const struct replay_event *e = &in->events[i];
 		if (e->kind != PINBALL_EV_SYSCALL || e->result < 0)
 			continue;
-		uint64_t len = e->nr == SYS_mmap ? e->args[1] : e->nr == SYS_mremap ? e->args[2] : 0;
+		uint64_t len = e->nr == SYS_mmap     ? e->args[1]
+			       : e->nr == SYS_mremap ? e->args[2]
+						     : 0;
 		if (!len)
 			continue;
-		uint64_t start = (uint64_t)e->result, end = start + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
+		uint64_t start = (uint64_t)e->result,
+			 end = start + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
 		if (collides(start, end, (const uint64_t(*)[2])in->owned, in->nowned) ||
 		    claim_range(start, end)) {
 			char what[160];
-			snprintf(what, sizeof what,
-				 "the range 0x%lx-0x%lx that the region maps is in use by the replayer",
-				 start, end);
+			snprintf(
+			    what, sizeof what,
+			    "the range 0x%lx-0x%lx that the region maps is in use by the replayer",
+			    start, end);
 			return fail(err, errlen, 3, what, NULL);
 		}
 		if (in->nowned < REPLAY_MAX_OWNED) {

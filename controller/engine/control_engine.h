@@ -19,11 +19,11 @@
 struct jit_thread;
 
 struct control_event_info {
-	enum control_event event; /* START, STOP or THREADID */
-	uint32_t tid;		  /* the triggering thread */
-	bool bcast;		  /* the event applies to all threads */
-	uint64_t pc;		  /* where it fired */
-	uint64_t icount;	  /* the triggering thread's instruction count there */
+	enum control_event event;	   /* START, STOP or THREADID */
+	uint32_t tid;			   /* the triggering thread */
+	bool bcast;			   /* the event applies to all threads */
+	uint64_t pc;			   /* where it fired */
+	uint64_t icount;		   /* the triggering thread's instruction count there */
 	const struct control_alarm *alarm; /* NULL for the default start */
 	struct jit_thread *thread;
 };

@@ -11,10 +11,10 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 }
 
 static const struct jit_client client = {
-	.name = "controller",
-	.instrument_block = engine_instrument_block,
-	.thread_start = thread_start,
-	.image_mapped = engine_image_mapped,
+    .name = "controller",
+    .instrument_block = engine_instrument_block,
+    .thread_start = thread_start,
+    .image_mapped = engine_image_mapped,
 };
 
 static bool needs_budget(const struct control_alarm *a)

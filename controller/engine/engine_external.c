@@ -45,7 +45,10 @@ static void poke_threads(enum control_alarm_type type, bool (*due)(const struct 
 	}
 }
 
-static bool timeout_due(const struct engine_run *run) { return engine_now_ns() >= run->deadline_ns; }
+static bool timeout_due(const struct engine_run *run)
+{
+	return engine_now_ns() >= run->deadline_ns;
+}
 static bool interactive_due(const struct engine_run *run)
 {
 	(void)run;
@@ -76,7 +79,7 @@ static void serve_client(int fd)
 	if (n <= 0)
 		return;
 	word[strcspn(word, "\r\n ")] = '\0';
-	int event = !strcmp(word, "start") ? CONTROL_EVENT_START + 1
+	int event = !strcmp(word, "start")  ? CONTROL_EVENT_START + 1
 		    : !strcmp(word, "stop") ? CONTROL_EVENT_STOP + 1
 					    : 0;
 	const char *reply = event ? "ok\n" : "error: expected start or stop\n";
@@ -110,7 +113,8 @@ static void *interactive_listen(void *arg)
 static int open_listener(char *err, size_t errlen)
 {
 	int sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in addr = {.sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t len = sizeof addr;
 	if (sock < 0 || bind(sock, (struct sockaddr *)&addr, sizeof addr) || listen(sock, 4) ||
 	    getsockname(sock, (struct sockaddr *)&addr, &len)) {
@@ -138,7 +142,8 @@ static int start_helper(void *(*fn)(void *), void *arg, char *err, size_t errlen
 	int rc = pthread_create(&thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
-		snprintf(err, errlen, "cannot start the controller's helper thread: %s", strerror(rc));
+		snprintf(err, errlen, "cannot start the controller's helper thread: %s",
+			 strerror(rc));
 		return -1;
 	}
 	pthread_detach(thread);

@@ -16,9 +16,9 @@ struct engine_run {
 	uint32_t alarm; /* index of the armed alarm */
 	bool active;	/* armed (its waitfor satisfied) and not finished */
 	bool finished;
-	uint64_t matches;    /* of the armed alarm, when not global */
-	uint64_t iterations; /* completed runs of the chain */
-	uint64_t fire_at;    /* icount / uniform: the icount of the next boundary */
+	uint64_t matches;     /* of the armed alarm, when not global */
+	uint64_t iterations;  /* completed runs of the chain */
+	uint64_t fire_at;     /* icount / uniform: the icount of the next boundary */
 	uint64_t deadline_ns; /* timeout: CLOCK_MONOTONIC deadline */
 	/* exit_func: the outermost activation of the chain's exit_func function, tracked
 	 * from the thread's start so that "outermost" holds even for calls made before the

@@ -23,7 +23,10 @@ static bool is_ssc(const struct jit_block *b, size_t i, uint32_t value)
 	       memcmp(jit_block_bytes(b, i + 1), ssc_marker, sizeof ssc_marker) == 0;
 }
 
-static bool same_name(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+static bool same_name(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
 
 static bool insn_matches(const struct jit_block *b, size_t i, const struct alarm_ref *r)
 {

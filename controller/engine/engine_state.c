@@ -41,13 +41,13 @@ static void deliver(struct engine_thread *et, enum control_event event, bool bca
 		    uint64_t icount, const struct control_alarm *alarm)
 {
 	struct control_event_info ev = {
-		.event = event,
-		.tid = et->tid,
-		.bcast = bcast,
-		.pc = pc,
-		.icount = icount,
-		.alarm = alarm,
-		.thread = et->jt,
+	    .event = event,
+	    .tid = et->tid,
+	    .bcast = bcast,
+	    .pc = pc,
+	    .icount = icount,
+	    .alarm = alarm,
+	    .thread = et->jt,
 	};
 	engine_log_event("fired", &ev);
 	if (engine.handler)
@@ -75,9 +75,13 @@ static void arm(struct engine_thread *et, uint32_t chain, uint32_t index, uint64
 	const struct control_alarm *a = engine_alarm(r);
 	/* Keep what outlives one arming: iterations and the tracked activation. */
 	struct engine_run keep = *run;
-	*run = (struct engine_run){.alarm = index, .active = true, .iterations = keep.iterations,
-				   .in_func = keep.in_func, .func_ref = keep.func_ref,
-				   .func_rsp = keep.func_rsp, .func_return_pc = keep.func_return_pc};
+	*run = (struct engine_run){.alarm = index,
+				   .active = true,
+				   .iterations = keep.iterations,
+				   .in_func = keep.in_func,
+				   .func_ref = keep.func_ref,
+				   .func_rsp = keep.func_rsp,
+				   .func_return_pc = keep.func_return_pc};
 	if (a->type == CONTROL_ALARM_ICOUNT)
 		run->fire_at = icount + a->u.icount;
 	else if (a->type == CONTROL_ALARM_UNIFORM)
@@ -186,7 +190,7 @@ void engine_on_budget(const struct jit_callout *c)
 	rt_mutex_lock(&engine.lock);
 	struct engine_thread *et = engine_thread_of(c->thread);
 	uint64_t counted = jit_thread_icount(c->thread); /* includes this block */
-	uint64_t icount = jit_callout_icount(c);	  /* before this block */
+	uint64_t icount = jit_callout_icount(c);	 /* before this block */
 	for (uint32_t ch = 0; et && ch < engine.spec->nchains; ch++) {
 		struct engine_run *run = &et->runs[ch];
 		/* A fired alarm may arm another that is due at once: loop until settled. */
@@ -210,7 +214,8 @@ void engine_on_budget(const struct jit_callout *c)
 			}
 			uint32_t before = run->alarm;
 			engine_match(et, r, c->pc, icount);
-			if (run->active && run->alarm == before && a->type == CONTROL_ALARM_ICOUNT) {
+			if (run->active && run->alarm == before &&
+			    a->type == CONTROL_ALARM_ICOUNT) {
 				/* :count<N> on icount: the next match is another N later */
 				run->fire_at += a->u.icount;
 			}

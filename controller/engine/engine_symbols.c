@@ -28,15 +28,16 @@ static bool elf_open(const char *path, struct elf_file *f)
 	struct stat st;
 	long r = rt_syscall2(SYS_fstat, fd, (long)&st);
 	long map = r < 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)
-			   ? -1
-			   : rt_mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, (int)fd, 0);
+		       ? -1
+		       : rt_mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, (int)fd, 0);
 	rt_close((int)fd);
 	if (map < 0 || rt_is_error(map))
 		return false;
 	f->data = (const uint8_t *)map;
 	f->size = (uint64_t)st.st_size;
 	f->eh = (const Elf64_Ehdr *)f->data;
-	if (memcmp(f->eh->e_ident, ELFMAG, SELFMAG) != 0 || f->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	if (memcmp(f->eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    f->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    !in_file(f, f->eh->e_phoff, (uint64_t)f->eh->e_phnum * sizeof(Elf64_Phdr)) ||
 	    !in_file(f, f->eh->e_shoff, (uint64_t)f->eh->e_shnum * sizeof(Elf64_Shdr))) {
 		rt_munmap((void *)f->data, f->size);
@@ -45,7 +46,10 @@ static bool elf_open(const char *path, struct elf_file *f)
 	return true;
 }
 
-static void elf_close(struct elf_file *f) { rt_munmap((void *)f->data, f->size); }
+static void elf_close(struct elf_file *f)
+{
+	rt_munmap((void *)f->data, f->size);
+}
 
 /* The load bias of the image whose segment at file `offset` was mapped at `start`. */
 static bool elf_bias(const struct elf_file *f, uint64_t start, uint64_t offset, uint64_t *bias)
@@ -121,8 +125,7 @@ static bool wants_image(const struct control_alarm *a, const char *path)
 	       strcmp(a->u.address.image, base_name(path)) == 0;
 }
 
-void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset,
-			 void *arg)
+void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset, void *arg)
 {
 	(void)arg;
 	(void)end;
@@ -142,8 +145,8 @@ void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_
 			if (!elf_bias(&f, start, offset, &bias))
 				break;
 		}
-		uint64_t value = wants_image(a, path) ? a->u.address.offset
-						      : elf_symbol(&f, wanted_symbol(a));
+		uint64_t value =
+		    wants_image(a, path) ? a->u.address.offset : elf_symbol(&f, wanted_symbol(a));
 		if (value) {
 			r->resolved_pc = bias + value;
 			changed |= r->armed > 0 || a->type == CONTROL_ALARM_EXIT_FUNC;

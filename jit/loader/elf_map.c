@@ -11,8 +11,14 @@
 
 enum { PAGE = 4096, MAX_PHDRS = 64 };
 
-static uint64_t page_down(uint64_t a) { return a & ~(uint64_t)(PAGE - 1); }
-static uint64_t page_up(uint64_t a) { return (a + PAGE - 1) & ~(uint64_t)(PAGE - 1); }
+static uint64_t page_down(uint64_t a)
+{
+	return a & ~(uint64_t)(PAGE - 1);
+}
+static uint64_t page_up(uint64_t a)
+{
+	return (a + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+}
 
 static int fail(char *err, size_t errlen, const char *path, const char *why)
 {
@@ -44,13 +50,15 @@ static int map_segment(int fd, const Elf64_Phdr *ph, uint64_t bias, bool exec_pr
 	if (ph->p_filesz > 0) {
 		/* Writable while the partial page after the file data is zeroed. */
 		int first = has_bss ? prot | PROT_WRITE : prot;
-		void *m = mmap((void *)map_start, page_up(file_end) - map_start, first,
-			       MAP_PRIVATE | MAP_FIXED, fd, (off_t)(ph->p_offset - (start - map_start)));
+		void *m =
+		    mmap((void *)map_start, page_up(file_end) - map_start, first,
+			 MAP_PRIVATE | MAP_FIXED, fd, (off_t)(ph->p_offset - (start - map_start)));
 		if (m == MAP_FAILED)
 			return -1;
 		if (has_bss && page_up(file_end) > file_end)
 			memset((void *)file_end, 0, page_up(file_end) - file_end);
-		if (first != prot && mprotect((void *)map_start, page_up(file_end) - map_start, prot))
+		if (first != prot &&
+		    mprotect((void *)map_start, page_up(file_end) - map_start, prot))
 			return -1;
 	}
 	uint64_t anon_start = ph->p_filesz > 0 ? page_up(file_end) : map_start;
@@ -72,14 +80,15 @@ int elf_map(const char *path, bool exec_prot, struct elf_image *img, char *err, 
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph[MAX_PHDRS];
 	int rc = -1;
-	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_machine != EM_X86_64) {
 		fail(err, errlen, path, "not an x86-64 ELF file");
 		goto out;
 	}
 	if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 || eh.e_phnum > MAX_PHDRS ||
 	    pread(fd, ph, eh.e_phnum * sizeof(Elf64_Phdr), (off_t)eh.e_phoff) !=
-		    (ssize_t)(eh.e_phnum * sizeof(Elf64_Phdr))) {
+		(ssize_t)(eh.e_phnum * sizeof(Elf64_Phdr))) {
 		fail(err, errlen, path, "bad program headers");
 		goto out;
 	}
@@ -93,7 +102,7 @@ int elf_map(const char *path, bool exec_prot, struct elf_image *img, char *err, 
 				hi = page_up(ph[i].p_vaddr + ph[i].p_memsz);
 		} else if (ph[i].p_type == PT_INTERP) {
 			size_t n = ph[i].p_filesz < sizeof img->interp ? ph[i].p_filesz
-								     : sizeof img->interp - 1;
+								       : sizeof img->interp - 1;
 			if (pread(fd, img->interp, n, (off_t)ph[i].p_offset) != (ssize_t)n) {
 				fail(err, errlen, path, "cannot read PT_INTERP");
 				goto out;

@@ -14,7 +14,7 @@ struct elf_image {
 	uint64_t entry; /* absolute */
 	uint64_t phdr;	/* absolute address of the program headers in memory */
 	uint64_t phnum;
-	uint64_t end; /* end of the highest segment */
+	uint64_t end;	       /* end of the highest segment */
 	char interp[PATH_MAX]; /* PT_INTERP, or "" */
 	struct elf_segment {
 		uint64_t start, end, offset; /* page-aligned mapping of a PT_LOAD segment */

@@ -55,8 +55,9 @@ int initial_stack_build(char *const *argv, char *const *envp, const char *execfn
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (gap == MAP_FAILED)
 		return -1;
-	void *base = mmap((char *)gap + STACK_GUARD_GAP, size, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK | MAP_FIXED, -1, 0);
+	void *base =
+	    mmap((char *)gap + STACK_GUARD_GAP, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK | MAP_FIXED, -1, 0);
 	if (base == MAP_FAILED)
 		return -1;
 	out->guard = (uint64_t)gap;

@@ -11,9 +11,9 @@
 enum { STACK_GUARD_GAP = 1 << 20 };
 
 struct initial_stack {
-	uint64_t guard;	     /* STACK_GUARD_GAP inaccessible bytes right below the stack */
-	uint64_t base, size; /* the stack mapping */
-	uint64_t sp;	     /* the app's %rsp at its first instruction */
+	uint64_t guard;	      /* STACK_GUARD_GAP inaccessible bytes right below the stack */
+	uint64_t base, size;  /* the stack mapping */
+	uint64_t sp;	      /* the app's %rsp at its first instruction */
 	const uint64_t *auxv; /* the auxv pairs as placed on the stack, AT_NULL included */
 	size_t auxv_bytes;
 };

@@ -181,7 +181,6 @@ int program_resolve(const char *name, char *const *argv, const char *argv0, char
 		if (status)
 			return status;
 		if (!is_executable_file(out->elf_path, &e))
-			return fail(err, errlen, 126, out->elf_path,
-				    strerror(e));
+			return fail(err, errlen, 126, out->elf_path, strerror(e));
 	}
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 struct program {
-	char elf_path[PATH_MAX]; /* the ELF file to load (a script's interpreter) */
+	char elf_path[PATH_MAX];  /* the ELF file to load (a script's interpreter) */
 	char exec_path[PATH_MAX]; /* what was executed: the script itself, for AT_EXECFN */
 	char **argv;		  /* the app's argv after #! rewriting (malloc'd array) */
 	int argc;

@@ -33,13 +33,16 @@ struct free_block {
 struct size_class {
 	rt_mutex lock;
 	struct free_block *free_list;
-	char *bump;	 /* unused tail of the newest slab */
+	char *bump; /* unused tail of the newest slab */
 	char *bump_end;
 };
 
 static struct size_class classes[CLASS_COUNT];
 
-static size_t class_block_size(unsigned c) { return (size_t)1 << (c + MIN_CLASS_SHIFT); }
+static size_t class_block_size(unsigned c)
+{
+	return (size_t)1 << (c + MIN_CLASS_SHIFT);
+}
 
 static int class_for(size_t total)
 {

@@ -64,8 +64,8 @@ static void put_padded(struct sink *s, const struct spec *sp, const char *text, 
 }
 
 /* Writes digits of v in base, with an optional sign or prefix, honouring width and '0'. */
-static void put_number(struct sink *s, const struct spec *sp, uint64_t v, unsigned base,
-		       bool upper, const char *prefix)
+static void put_number(struct sink *s, const struct spec *sp, uint64_t v, unsigned base, bool upper,
+		       const char *prefix)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];

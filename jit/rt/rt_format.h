@@ -12,8 +12,7 @@
 
 /* Like snprintf: writes at most cap bytes including the terminating NUL (when cap > 0) and
  * returns the length the full output would have. */
-size_t rt_format(char *buf, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+size_t rt_format(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 size_t rt_vformat(char *buf, size_t cap, const char *fmt, va_list ap);
 
 /* Formats straight to a file descriptor, in as many write calls as needed.

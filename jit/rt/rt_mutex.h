@@ -9,7 +9,10 @@ typedef struct rt_mutex {
 	int state; /* 0 free, 1 held, 2 held with waiters */
 } rt_mutex;
 
-#define RT_MUTEX_INIT {0}
+#define RT_MUTEX_INIT                                                                              \
+	{                                                                                          \
+		0                                                                                  \
+	}
 
 void rt_mutex_lock(rt_mutex *m);
 bool rt_mutex_trylock(rt_mutex *m);

@@ -29,7 +29,10 @@ static bool parse_digits(const char *s, unsigned base, uint64_t *out)
 	return true;
 }
 
-static bool has_hex_prefix(const char *s) { return s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
+static bool has_hex_prefix(const char *s)
+{
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
 
 bool rt_parse_u64(const char *s, uint64_t *out)
 {

@@ -24,8 +24,14 @@ static inline long rt_syscall6(long nr, long a1, long a2, long a3, long a4, long
 	return ret;
 }
 
-static inline long rt_syscall0(long nr) { return rt_syscall6(nr, 0, 0, 0, 0, 0, 0); }
-static inline long rt_syscall1(long nr, long a1) { return rt_syscall6(nr, a1, 0, 0, 0, 0, 0); }
+static inline long rt_syscall0(long nr)
+{
+	return rt_syscall6(nr, 0, 0, 0, 0, 0, 0);
+}
+static inline long rt_syscall1(long nr, long a1)
+{
+	return rt_syscall6(nr, a1, 0, 0, 0, 0, 0);
+}
 static inline long rt_syscall2(long nr, long a1, long a2)
 {
 	return rt_syscall6(nr, a1, a2, 0, 0, 0, 0);
@@ -40,7 +46,10 @@ static inline long rt_syscall4(long nr, long a1, long a2, long a3, long a4)
 }
 
 /* True when a raw result encodes an error (the kernel's -4095..-1 range). */
-static inline int rt_is_error(long ret) { return (unsigned long)ret >= -4095UL; }
+static inline int rt_is_error(long ret)
+{
+	return (unsigned long)ret >= -4095UL;
+}
 
 static inline long rt_read(int fd, void *buf, size_t len)
 {
@@ -54,14 +63,26 @@ static inline long rt_openat(int dirfd, const char *path, int flags, int mode)
 {
 	return rt_syscall4(SYS_openat, dirfd, (long)path, flags, mode);
 }
-static inline long rt_close(int fd) { return rt_syscall1(SYS_close, fd); }
-static inline long rt_getpid(void) { return rt_syscall0(SYS_getpid); }
-static inline long rt_gettid(void) { return rt_syscall0(SYS_gettid); }
+static inline long rt_close(int fd)
+{
+	return rt_syscall1(SYS_close, fd);
+}
+static inline long rt_getpid(void)
+{
+	return rt_syscall0(SYS_getpid);
+}
+static inline long rt_gettid(void)
+{
+	return rt_syscall0(SYS_gettid);
+}
 static inline long rt_tgkill(long tgid, long tid, int sig)
 {
 	return rt_syscall3(SYS_tgkill, tgid, tid, sig);
 }
-static inline long rt_exit_group(int status) { return rt_syscall1(SYS_exit_group, status); }
+static inline long rt_exit_group(int status)
+{
+	return rt_syscall1(SYS_exit_group, status);
+}
 
 /* Returns the mapping's address, or -errno (test with rt_is_error). */
 static inline long rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)

@@ -15,13 +15,39 @@
 
 volatile unsigned long sink;
 
-NOINLINE void D(void) { sink++; }
-NOINLINE void C(void) { D(); sink++; }
-NOINLINE void foo(void) { C(); sink++; }
-NOINLINE void bar(void) { foo(); sink++; }
-NOINLINE void boo(void) { sink++; }
-NOINLINE void B(void) { foo(); sink++; }
-NOINLINE void A(void) { B(); sink++; }
+NOINLINE void D(void)
+{
+	sink++;
+}
+NOINLINE void C(void)
+{
+	D();
+	sink++;
+}
+NOINLINE void foo(void)
+{
+	C();
+	sink++;
+}
+NOINLINE void bar(void)
+{
+	foo();
+	sink++;
+}
+NOINLINE void boo(void)
+{
+	sink++;
+}
+NOINLINE void B(void)
+{
+	foo();
+	sink++;
+}
+NOINLINE void A(void)
+{
+	B();
+	sink++;
+}
 
 NOINLINE void rfoo(int depth) /* A->foo->foo->foo->foo->C */
 {
@@ -82,9 +108,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(what, "region")) {
 		counted_region();
 	} else if (!strcmp(what, "nested")) {
-		A();	  /* A->B->foo->C->D */
-		bar2(0);  /* A->bar->foo->C->bar */
-		rfoo(3);  /* A->foo->foo->foo->foo->C */
+		A();	 /* A->B->foo->C->D */
+		bar2(0); /* A->bar->foo->C->bar */
+		rfoo(3); /* A->foo->foo->foo->foo->C */
 	} else if (!strcmp(what, "insns")) {
 		unsigned a, b, c, d;
 		__cpuid_count(0, 0, a, b, c, d);

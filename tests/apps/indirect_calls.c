@@ -2,26 +2,50 @@
 #include <stdio.h>
 
 typedef unsigned (*op_fn)(unsigned, unsigned);
-static unsigned op_add(unsigned a, unsigned b) { return a + b; }
-static unsigned op_xor(unsigned a, unsigned b) { return a ^ b; }
-static unsigned op_mul(unsigned a, unsigned b) { return a * b + 1; }
-static unsigned op_rot(unsigned a, unsigned b) { return (a << (b & 31)) | (a >> ((32 - b) & 31)); }
+static unsigned op_add(unsigned a, unsigned b)
+{
+	return a + b;
+}
+static unsigned op_xor(unsigned a, unsigned b)
+{
+	return a ^ b;
+}
+static unsigned op_mul(unsigned a, unsigned b)
+{
+	return a * b + 1;
+}
+static unsigned op_rot(unsigned a, unsigned b)
+{
+	return (a << (b & 31)) | (a >> ((32 - b) & 31));
+}
 
 static unsigned dispatch(unsigned selector, unsigned v)
 {
 	switch (selector % 12) {
-	case 0: return v + 3;
-	case 1: return v * 7;
-	case 2: return v ^ 0x5555;
-	case 3: return v >> 1;
-	case 4: return v << 2;
-	case 5: return ~v;
-	case 6: return v - 11;
-	case 7: return v | 0x80;
-	case 8: return v & 0xffff;
-	case 9: return v * v;
-	case 10: return v + selector;
-	default: return v / 3 + 1;
+	case 0:
+		return v + 3;
+	case 1:
+		return v * 7;
+	case 2:
+		return v ^ 0x5555;
+	case 3:
+		return v >> 1;
+	case 4:
+		return v << 2;
+	case 5:
+		return ~v;
+	case 6:
+		return v - 11;
+	case 7:
+		return v | 0x80;
+	case 8:
+		return v & 0xffff;
+	case 9:
+		return v * v;
+	case 10:
+		return v + selector;
+	default:
+		return v / 3 + 1;
 	}
 }
 

@@ -2,11 +2,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long depth_sum(unsigned long n) { return n == 0 ? 0 : n + depth_sum(n - 1); }
+static unsigned long depth_sum(unsigned long n)
+{
+	return n == 0 ? 0 : n + depth_sum(n - 1);
+}
 
 static int is_odd(unsigned n);
-static int is_even(unsigned n) { return n == 0 ? 1 : is_odd(n - 1); }
-static int is_odd(unsigned n) { return n == 0 ? 0 : is_even(n - 1); }
+static int is_even(unsigned n)
+{
+	return n == 0 ? 1 : is_odd(n - 1);
+}
+static int is_odd(unsigned n)
+{
+	return n == 0 ? 0 : is_even(n - 1);
+}
 
 static unsigned ackermann(unsigned m, unsigned n)
 {

@@ -52,7 +52,8 @@ int main(int argc, char **argv)
 	len = slurp("/proc/self/auxv", (char *)aux, sizeof aux);
 	int consistent = len > 0;
 	for (size_t i = 0; i < len / sizeof aux[0] && aux[i].a_type != AT_NULL; i++)
-		if (aux[i].a_type == AT_EXECFN || aux[i].a_type == AT_ENTRY || aux[i].a_type == AT_PHDR)
+		if (aux[i].a_type == AT_EXECFN || aux[i].a_type == AT_ENTRY ||
+		    aux[i].a_type == AT_PHDR)
 			consistent &= aux[i].a_un.a_val == getauxval(aux[i].a_type);
 	printf("auxv file consistent: %d\n", consistent);
 

@@ -7,8 +7,9 @@ __attribute__((target("avx2"))) static long sum_avx2(const int *v, int n)
 {
 	__m256i acc = _mm256_setzero_si256();
 	for (int i = 0; i < n; i += 8)
-		acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(v + i)),
-								_mm256_set1_epi32(3)));
+		acc = _mm256_add_epi32(
+		    acc, _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(v + i)),
+					    _mm256_set1_epi32(3)));
 	int out[8];
 	_mm256_storeu_si256((__m256i *)out, acc);
 	long s = 0;

@@ -33,8 +33,8 @@ static void rwx_rewrite(void)
 
 static void wx_flips(void)
 {
-	unsigned char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				   -1, 0);
+	unsigned char *page =
+	    mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int sum = 0;
 	for (int v = 1; v <= 3; v++) {
 		mprotect(page, 4096, PROT_READ | PROT_WRITE);

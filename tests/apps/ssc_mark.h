@@ -3,7 +3,7 @@
 #ifndef SSC_MARK_H
 #define SSC_MARK_H
 
-#define SSC_MARK(imm)                                                                      \
+#define SSC_MARK(imm)                                                                              \
 	__asm__ volatile("mov %0, %%ebx\n\t.byte 0x64, 0x67, 0x90" ::"i"(imm) : "rbx", "memory")
 
 #endif

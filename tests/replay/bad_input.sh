@@ -24,7 +24,9 @@ cp "$work/pb/x.0.pages" "$work/pages.orig"
 head -c 100 "$work/pages.orig" >"$work/pb/x.0.pages"
 check truncated "^replayer: error: .*x\.0\.pages" "$work/pb/x.0"
 cp "$work/pages.orig" "$work/pb/x.0.pages"
-printf '\xff' | dd of="$work/pb/x.0.events.0" bs=1 seek=200 conv=notrunc status=none
+# Flip every bit of the byte at offset 200 (writing a constant could leave it unchanged).
+byte=$(od -An -tu1 -j200 -N1 "$work/pb/x.0.events.0" | tr -d ' ')
+printf "\\$(printf '%03o' $((byte ^ 255)))" | dd of="$work/pb/x.0.events.0" bs=1 seek=200 conv=notrunc status=none
 check corrupt "^replayer: error: .*x\.0\.events\.0" "$work/pb/x.0"
 check usage "^replayer: error: no pinball given"
 check unknown_knob "^replayer: error: unknown or incomplete knob '-bogus'" -bogus "$work/pb/x.0"

@@ -14,19 +14,19 @@ static int die(const char *what)
 	return 1;
 }
 
-#define COPY_PART(part, type, next, add)                                                   \
-	do {                                                                               \
-		struct pinball_cursor *c = pinball_cursor_open(r, part, err);              \
-		if (!c)                                                                    \
-			return die(err);                                                   \
-		type rec;                                                                  \
-		int got;                                                                   \
-		while ((got = next(c, &rec)) == 1)                                         \
-			if (add)                                                           \
-				return die(pinball_writer_error(w));                       \
-		if (got < 0)                                                               \
-			return die(pinball_cursor_error(c));                               \
-		pinball_cursor_close(c);                                                   \
+#define COPY_PART(part, type, next, add)                                                           \
+	do {                                                                                       \
+		struct pinball_cursor *c = pinball_cursor_open(r, part, err);                      \
+		if (!c)                                                                            \
+			return die(err);                                                           \
+		type rec;                                                                          \
+		int got;                                                                           \
+		while ((got = next(c, &rec)) == 1)                                                 \
+			if (add)                                                                   \
+				return die(pinball_writer_error(w));                               \
+		if (got < 0)                                                                       \
+			return die(pinball_cursor_error(c));                                       \
+		pinball_cursor_close(c);                                                           \
 	} while (0)
 
 int main(int argc, char **argv)
@@ -48,7 +48,8 @@ int main(int argc, char **argv)
 		  rec.data ? pinball_writer_add_page(w, rec.addr, rec.prot, rec.data) : 0);
 	COPY_PART("schedule", struct pinball_slice, pinball_next_slice,
 		  pinball_writer_add_slice(w, &rec));
-	COPY_PART("end", struct pinball_thread, pinball_next_thread, pinball_writer_add_end(w, &rec));
+	COPY_PART("end", struct pinball_thread, pinball_next_thread,
+		  pinball_writer_add_end(w, &rec));
 	bool tampered = false;
 	uint32_t tids[16];
 	size_t ntids = pinball_reader_event_tids(r, tids, 16);
@@ -70,7 +71,8 @@ int main(int argc, char **argv)
 				memcpy(copy, first.data, first.len);
 				copy[0] ^= 0xff;
 				first.data = copy;
-				struct pinball_mem_write *ws = malloc(ev.syscall.nwrites * sizeof *ws);
+				struct pinball_mem_write *ws =
+				    malloc(ev.syscall.nwrites * sizeof *ws);
 				memcpy(ws, ev.syscall.writes, ev.syscall.nwrites * sizeof *ws);
 				ws[0] = first;
 				ev.syscall.writes = ws;

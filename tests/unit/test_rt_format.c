@@ -9,13 +9,13 @@
 #include "unit_suites.h"
 
 /* Formats with rt_format and with glibc's snprintf; both must agree byte for byte. */
-#define EXPECT_LIKE_SNPRINTF(...)                                                          \
-	do {                                                                               \
-		char ours[256], theirs[256];                                               \
-		size_t n = rt_format(ours, sizeof ours, __VA_ARGS__);                      \
-		int m = snprintf(theirs, sizeof theirs, __VA_ARGS__);                      \
-		ck_assert_str_eq(ours, theirs);                                            \
-		ck_assert_uint_eq(n, (size_t)m);                                           \
+#define EXPECT_LIKE_SNPRINTF(...)                                                                  \
+	do {                                                                                       \
+		char ours[256], theirs[256];                                                       \
+		size_t n = rt_format(ours, sizeof ours, __VA_ARGS__);                              \
+		int m = snprintf(theirs, sizeof theirs, __VA_ARGS__);                              \
+		ck_assert_str_eq(ours, theirs);                                                    \
+		ck_assert_uint_eq(n, (size_t)m);                                                   \
 	} while (0)
 
 START_TEST(conversions_match_snprintf)

@@ -51,7 +51,8 @@ static void report(int status, void *arg)
 	(void)arg;
 	int fd = messages_fd();
 	if (output) {
-		long r = rt_openat(AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		long r =
+		    rt_openat(AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (r < 0) {
 			message("error: cannot write %s (errno %ld)", output, -r);
 			return;
@@ -73,8 +74,8 @@ static void report(int status, void *arg)
 }
 
 static const struct jit_client client = {
-	.name = "icount",
-	.at_exit = report,
+    .name = "icount",
+    .at_exit = report,
 };
 
 void icount_tool_register(const char *output_path)
