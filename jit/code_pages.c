@@ -7,6 +7,7 @@
 #include "flush.h"
 #include "rt_syscall.h"
 #include "runtime_lock.h"
+#include "thread_block.h"
 
 enum { PAGE = 4096, SLOTS = 4096 };
 
@@ -80,9 +81,11 @@ bool code_pages_write_fault(uint64_t addr)
 {
 	if (!__atomic_load_n(&count, __ATOMIC_RELAXED))
 		return false;
+	struct jit_thread *t;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(t));
 	bool locked = !runtime_lock_held();
 	if (locked)
-		runtime_lock();
+		runtime_lock_from_handler(t);
 	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
 	uint64_t *slot = slot_of(page, false);
 	uint32_t prot;
@@ -94,7 +97,7 @@ bool code_pages_write_fault(uint64_t addr)
 		rt_mprotect((void *)page, PAGE, app_prot(prot));
 	}
 	if (locked)
-		runtime_unlock();
+		runtime_unlock_from_handler(t);
 	return hit;
 }
 

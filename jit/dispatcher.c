@@ -104,8 +104,12 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec);
 
 void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 {
+	/* In the runtime counts as stopped for world_stop: from here on the thread can only
+	 * wait for the lock, run a syscall, or work under the lock. */
+	__atomic_store_n(&t->in_runtime, 1, __ATOMIC_SEQ_CST);
 	runtime_lock();
 	dispatch_locked(t, rec);
+	__atomic_store_n(&t->in_runtime, 0, __ATOMIC_SEQ_CST);
 	runtime_unlock();
 }
 

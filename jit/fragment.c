@@ -243,6 +243,12 @@ void fragment_unlink(struct fragment *f)
 	}
 }
 
+void fragment_unlink_all(void)
+{
+	for (size_t i = 0; i < indexed; i++)
+		fragment_unlink(by_address[i]);
+}
+
 void fragment_reclaim(void)
 {
 	indexed = 0;

@@ -78,6 +78,9 @@ const struct insn_map *fragment_insn_at(const struct fragment *f, uint64_t cache
 
 /* Points f's linked exits back at their stubs: a thread inside f leaves at its end. */
 void fragment_unlink(struct fragment *f);
+/* The same for every fragment, current or retired: every thread leaves at its block's end
+ * (links come back as the dispatcher sees the exits again). */
+void fragment_unlink_all(void);
 
 /* True when some fragment was translated from app bytes in [start, end). */
 bool fragment_range_translated(uint64_t start, uint64_t end);

@@ -10,6 +10,7 @@
 #include "rt_syscall.h"
 #include "thread_block.h"
 #include "threads.h"
+#include "world.h"
 
 enum { MAX_CLIENTS = 8 };
 
@@ -194,6 +195,11 @@ void jit_thread_set_xsave(struct jit_thread *t, const uint8_t *data, size_t len)
 size_t jit_xsave_size(void)
 {
 	return threads_xsave_size();
+}
+
+void jit_stop_the_world(const struct jit_thread *self)
+{
+	world_stop(self);
 }
 
 void jit_request_safe_point(struct jit_thread *t)

@@ -110,6 +110,10 @@ const uint8_t *jit_thread_xsave(const struct jit_thread *t, size_t *len);
 void jit_thread_set_xsave(struct jit_thread *t, const uint8_t *data, size_t len);
 size_t jit_xsave_size(void);
 
+/* From a safe point (or a callout): every other thread stops at the end of its current
+ * basic block (or is in a syscall) and stays stopped until this thread returns to the app. */
+void jit_stop_the_world(const struct jit_thread *self);
+
 /* Asks t to stop at the end of its current block; the clients' safe_point hooks then run
  * on t before it goes on. (From a callout or hook running on t.) */
 void jit_request_safe_point(struct jit_thread *t);

@@ -2,6 +2,7 @@
 
 #include "rt_mutex.h"
 #include "rt_syscall.h"
+#include "thread_block.h"
 
 static rt_mutex lock;
 static long owner; /* kernel tid of the holder, 0 when free */
@@ -24,6 +25,18 @@ bool runtime_trylock(void)
 		return false;
 	__atomic_store_n(&owner, rt_gettid(), __ATOMIC_RELAXED);
 	return true;
+}
+
+void runtime_lock_from_handler(struct jit_thread *t)
+{
+	__atomic_store_n(&t->in_runtime, 1, __ATOMIC_SEQ_CST);
+	runtime_lock();
+}
+
+void runtime_unlock_from_handler(struct jit_thread *t)
+{
+	__atomic_store_n(&t->in_runtime, 0, __ATOMIC_SEQ_CST);
+	runtime_unlock();
 }
 
 bool runtime_lock_held(void)

@@ -9,6 +9,13 @@
 void runtime_lock(void);
 void runtime_unlock(void);
 bool runtime_trylock(void);
+/* From a signal handler interrupting app code: the thread takes the lock as if it were in
+ * the dispatcher, so that a stop-the-world in progress counts it as stopped rather than
+ * waiting for it. `t` is the interrupted thread's block. */
+struct jit_thread;
+void runtime_lock_from_handler(struct jit_thread *t);
+void runtime_unlock_from_handler(struct jit_thread *t);
+
 /* Whether the calling thread holds it (code reached both from the dispatcher and from a
  * signal handler takes it only when it does not). */
 bool runtime_lock_held(void);

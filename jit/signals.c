@@ -214,9 +214,9 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	/* The kernel restores the real mask from our frame when this handler returns. */
 	uint64_t real = current_mask(t) & ~fault_bits();
 	memcpy(&uc->uc_sigmask, &real, sizeof real);
-	runtime_lock();
+	runtime_lock_from_handler(t);
 	t->jump_target = (uint64_t)dispatch_find_fragment(t->app_pc)->cache_pc;
-	runtime_unlock();
+	runtime_unlock_from_handler(t);
 	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)jit_resume_cache;
 }
 

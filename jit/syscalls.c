@@ -21,6 +21,7 @@
 #include "signals.h"
 #include "threads.h"
 #include "translate.h"
+#include "world.h"
 
 static void print_stats(void)
 {
@@ -28,10 +29,10 @@ static void print_stats(void)
 	for (size_t i = 0; i < threads_count(); i++)
 		hits += threads_at(i)->ibl_hits;
 	message("jit stats: fragments %lu, cache bytes %lu, links %lu, indirect hits %lu, "
-		"indirect misses %lu, flushes %lu",
+		"indirect misses %lu, flushes %lu, world stops %lu, threads %lu",
 		translate_stats.blocks, (unsigned long)code_cache_bytes_used(),
 		translate_stats.links, hits, dispatch_stats.indirect_misses,
-		translate_stats.flushes);
+		translate_stats.flushes, world_stops(), (unsigned long)threads_count());
 }
 
 void process_exit(int status)

@@ -97,10 +97,12 @@ struct jit_thread {
 	bool safe_point_pending;
 	struct pending_signals *signals; /* received for the app, not delivered yet */
 	struct jit_thread *parent;	 /* the thread that created it */
-	uint32_t tid;			 /* Pin-style thread number, from 0 in creation order */
+	int in_runtime;			 /* between leaving and re-entering the cache */
+	int exited;
+	uint32_t tid; /* Pin-style thread number, from 0 in creation order */
 	int32_t os_tid;
 	void *rt_stack_base;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 104];
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 112];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

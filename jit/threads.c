@@ -119,7 +119,7 @@ size_t threads_live(void)
 }
 void threads_exiting(struct jit_thread *t)
 {
-	(void)t;
+	__atomic_store_n(&t->exited, 1, __ATOMIC_RELEASE);
 	__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL);
 }
 

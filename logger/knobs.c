@@ -29,6 +29,8 @@ static const struct knob knobs[] = {
 	 "keep app code non-executable, so any escape from the cache faults"),
     KNOB("-jit:selftest_escape", KNOB_BOOL, selftest_escape,
 	 "(test) run app code natively once, to prove -jit:check_native_exec catches it"),
+    KNOB("-jit:stress_stop_ms", KNOB_STRING, stress_stop_ms,
+	 "(test) stop and resume every thread every N milliseconds"),
     KNOB("-follow_execv", KNOB_BOOL, follow_execv, "run programs the app execs under the JIT"),
     KNOB("-jit:argv0", KNOB_STRING, argv0, "argv[0] to give the app"),
 };

@@ -14,9 +14,10 @@ struct logger_knobs {
 	const char *oicount;	/* -oicount FILE */
 	bool jit_stats;		/* -jit:stats */
 	bool check_native_exec; /* -jit:check_native_exec */
-	bool selftest_escape;	/* -jit:selftest_escape */
-	bool follow_execv;	/* -follow_execv 0|1 (default 1) */
-	const char *argv0;	/* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
+	const char *stress_stop_ms; /* -jit:stress_stop_ms N */
+	bool selftest_escape;	    /* -jit:selftest_escape */
+	bool follow_execv;	    /* -follow_execv 0|1 (default 1) */
+	const char *argv0; /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
 	struct control_spec *control; /* -control and the other controller knobs, finished */
 	int program_index;	      /* argv index of the program */
 	int knob_end;		      /* argv index one past the last knob (before any `--`) */

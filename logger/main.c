@@ -139,6 +139,7 @@ int main(int argc, char **argv)
 	    .check_native_exec = k.check_native_exec,
 	    .stats = k.jit_stats,
 	    .selftest_escape = k.selftest_escape,
+	    .stress_stop_ms = k.stress_stop_ms ? (unsigned)strtoul(k.stress_stop_ms, NULL, 10) : 0,
 	    .follow_execv = k.follow_execv,
 	    .argv0 = k.argv0,
 	    .reexec_argv = reexec_prefix(argv, &k, self),

@@ -177,11 +177,13 @@ void recorder_event(const struct control_event_info *ev)
 	jit_request_safe_point(ev->thread);
 }
 
-/* Steps 3 and 4: all threads are stopped (the only one is here): flip, then resume with
- * the instrumentation of the new mode. */
+/* Steps 2 to 4: this thread is at the end of its block; every other one stops at the end
+ * of its own; the mode flips; all resume (when this one returns to the app) with the
+ * instrumentation of the new mode. */
 static void safe_point(struct jit_thread *t, uint64_t icount, void *arg)
 {
 	(void)arg;
+	jit_stop_the_world(t);
 	if (rec.state == TO_IN)
 		begin_region(t, icount);
 	else if (rec.state == TO_OUT)

@@ -25,6 +25,7 @@
 #include "elf_map.h"
 #include "initial_stack.h"
 #include "program.h"
+#include "stress_stop.h"
 
 enum { MESSAGE_FD_FLOOR = 500 };
 
@@ -94,8 +95,10 @@ static struct jit_thread *start_runtime(const struct jit_run_options *o)
 }
 
 /* Tells the clients the thread starts at `pc`, then enters the cache for good. */
-_Noreturn static void enter(struct jit_thread *t, uint64_t pc)
+_Noreturn static void enter(struct jit_thread *t, uint64_t pc, unsigned stress_stop_ms)
 {
+	if (stress_stop_ms && stress_stop_start(stress_stop_ms))
+		message("warning: cannot start the -jit:stress_stop_ms helper");
 	instrument_thread_start(t, pc);
 	t->app_pc = pc;
 	if (t->safe_point_pending)
@@ -117,7 +120,7 @@ int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
 	signals_init(t);
 	jit_thread_set_regs(t, regs);
 	jit_thread_set_xsave(t, xsave, xsave_len);
-	enter(t, regs->rip);
+	enter(t, regs->rip, o->stress_stop_ms);
 }
 
 int jit_run(const struct jit_run_options *o, const char *program, char *const *argv,
@@ -169,5 +172,5 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	t->gpr[GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
 	t->app_fs = 0;
-	enter(t, dynamic ? interp.entry : exe.entry);
+	enter(t, dynamic ? interp.entry : exe.entry, o->stress_stop_ms);
 }

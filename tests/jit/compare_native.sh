@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: compare_native.sh LOGGER [--stdin FILE] -- PROGRAM [ARGS...]
+# Usage: compare_native.sh LOGGER [--stdin FILE] [--knob K]... -- PROGRAM [ARGS...]
 # Runs PROGRAM natively and under `LOGGER -log 0 -jit:check_native_exec` (every app
 # instruction must run from the code cache) in the same scratch directory, and passes when
 # stdout and the exit status are identical. A native exit status of 77 means the test does
@@ -8,10 +8,11 @@ set -uo pipefail
 logger=$1
 shift
 stdin=/dev/null
-if [ "${1:-}" = "--stdin" ]; then
-	stdin=$2
+knobs=()
+while [ "${1:-}" = "--stdin" ] || [ "${1:-}" = "--knob" ]; do
+	if [ "$1" = "--stdin" ]; then stdin=$2; else knobs+=("$2"); fi
 	shift 2
-fi
+done
 [ "${1:-}" = "--" ] && shift
 
 work=$(mktemp -d)
@@ -28,7 +29,7 @@ if [ "$native" -eq 77 ]; then
 	cat "$work/native.out"
 	exit 77
 fi
-(cd "$work" && "$logger" -log 0 -jit:check_native_exec -- "$@" <"$stdin" \
+(cd "$work" && "$logger" -log 0 -jit:check_native_exec "${knobs[@]}" -- "$@" <"$stdin" \
 	>"$work/jit.out" 2>"$work/jit.err")
 jit=$?
 
