@@ -38,6 +38,7 @@ struct pending_signals {
 	uint64_t set;  /* bit sig-1 */
 	uint64_t mask; /* the app's signal mask (the real one never blocks the fault signals) */
 	siginfo_t info[NSIG_KERNEL];
+	void *alt_stack; /* the runtime's own signal stack for this thread */
 	/* A sigsuspend just returned: its mask, not the restored one, decides delivery. */
 	bool after_suspend;
 	uint64_t suspend_mask;
@@ -285,6 +286,8 @@ void signals_init_thread(struct jit_thread *t)
 		rt_syscall2(SYS_sigaltstack, (long)&ss, 0);
 	}
 	t->signals = rt_calloc(1, sizeof *t->signals);
+	if (t->signals && !rt_is_error(stack))
+		t->signals->alt_stack = (void *)stack;
 	if (t->signals)
 		rt_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&t->signals->mask, 8);
 }
@@ -296,6 +299,16 @@ void signals_init(struct jit_thread *t)
 		kernel_sigaction(sig, NULL, &app_actions[sig]);
 	for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
 		install(fault_signals[i], on_fault);
+}
+
+void signals_release_thread(struct jit_thread *t)
+{
+	if (!t->signals)
+		return;
+	if (t->signals->alt_stack)
+		rt_munmap(t->signals->alt_stack, ALT_STACK_SIZE);
+	rt_free(t->signals);
+	t->signals = NULL;
 }
 
 bool signals_pending(const struct jit_thread *t)

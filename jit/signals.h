@@ -22,6 +22,9 @@ void signals_init(struct jit_thread *t);
 /* A new thread's own: an alternate stack for the runtime's handlers, its pending set. */
 void signals_init_thread(struct jit_thread *t);
 
+/* An exited thread's signal state and stack go (the thread no longer runs). */
+void signals_release_thread(struct jit_thread *t);
+
 /* rt_sigaction and sigaltstack as the app sees them. Return the syscall result. */
 long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize);
 long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss);

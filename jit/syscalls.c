@@ -93,6 +93,8 @@ static long app_clone_thread(struct jit_thread *t, unsigned long flags, long sta
 	long r = jit_clone_thread(real, c, (int *)parent_tid, (int *)child_tid);
 	if (r < 0)
 		threads_exiting(c);
+	else
+		c->os_tid = (int32_t)r; /* known here before the child sets it itself */
 	return r;
 }
 

@@ -99,10 +99,11 @@ struct jit_thread {
 	struct jit_thread *parent;	 /* the thread that created it */
 	int in_runtime;			 /* between leaving and re-entering the cache */
 	int exited;
+	int reclaimed;
 	uint32_t tid; /* Pin-style thread number, from 0 in creation order */
 	int32_t os_tid;
 	void *rt_stack_base;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 112];
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 116];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

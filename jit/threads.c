@@ -1,17 +1,19 @@
 #include "threads.h"
 
 #include <asm/prctl.h>
+#include <errno.h>
 #include <cpuid.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "rt_syscall.h"
+#include "signals.h"
 
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
 #endif
 
-enum { RT_STACK_SIZE = 1 << 20, MAX_THREADS = 1024 };
+enum { RT_STACK_SIZE = 1 << 20, MAX_THREADS = 1 << 16 };
 
 extern void jit_dispatch_entry(void);
 extern void jit_ibl_miss(void);
@@ -53,8 +55,27 @@ void threads_init_xsave(uint8_t *area)
 	memcpy(area + 24, &mxcsr, sizeof mxcsr);
 }
 
+/* Deferred freeing: once the kernel thread of an exited app thread is gone, its runtime
+ * stack, signal stack and lookup table are unmapped; the first page of its block stays
+ * (its counters are still reported at exit). */
+static void reclaim_exited(void)
+{
+	long pid = rt_getpid();
+	for (size_t i = 0; i < thread_total; i++) {
+		struct jit_thread *t = threads[i];
+		if (!t->exited || t->reclaimed || t->os_tid <= 0 ||
+		    rt_tgkill(pid, t->os_tid, 0) != -ESRCH)
+			continue;
+		rt_munmap(t->rt_stack_base, RT_STACK_SIZE);
+		rt_munmap((char *)t + TB_IBL_TABLE, TB_MAPPING_SIZE - TB_IBL_TABLE);
+		signals_release_thread(t);
+		t->reclaimed = 1;
+	}
+}
+
 struct jit_thread *thread_create(void)
 {
+	reclaim_exited();
 	if (thread_total == MAX_THREADS)
 		return NULL;
 	struct jit_thread *t = map_rw(TB_MAPPING_SIZE);
