@@ -66,10 +66,10 @@ static void reclaim_exited(void)
 		if (!t->exited || t->reclaimed || t->os_tid <= 0 ||
 		    rt_tgkill(pid, t->os_tid, 0) != -ESRCH)
 			continue;
+		__atomic_store_n(&t->reclaimed, 1, __ATOMIC_RELEASE);
 		rt_munmap(t->rt_stack_base, RT_STACK_SIZE);
 		rt_munmap((char *)t + TB_IBL_TABLE, TB_MAPPING_SIZE - TB_IBL_TABLE);
 		signals_release_thread(t);
-		t->reclaimed = 1;
 	}
 }
 
@@ -119,6 +119,8 @@ static uint64_t *ibl_table(struct jit_thread *t)
 
 void thread_clear_ibl(struct jit_thread *t)
 {
+	if (__atomic_load_n(&t->reclaimed, __ATOMIC_ACQUIRE))
+		return; /* its table is gone with the thread */
 	uint64_t *table = ibl_table(t);
 	for (size_t i = 0; i < IBL_ENTRIES; i++)
 		table[i] = (uint64_t)jit_ibl_miss;
