@@ -1,8 +1,8 @@
 #include "threads.h"
 
 #include <asm/prctl.h>
-#include <errno.h>
 #include <cpuid.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 

@@ -272,15 +272,24 @@ static void emit_return(struct translation *t, const struct block_insn *bi)
 	emit_indirect_lookup(t);
 }
 
-/* jrcxz/loop*: rel8 only, so: <op> +5; jmp <fallthrough>; jmp <taken>. */
+/* Patches a rel8 branch at `field` to land at the emitter's current position. */
+static void land_rel8(struct emitter *e, uint8_t *field)
+{
+	if (!e->overflow)
+		*field = (uint8_t)(e->cur - (field + 1));
+}
+
+/* jrcxz/loop*: rel8 only, so: <op> to the taken jump; jmp <fallthrough>; jmp <taken>. */
 static void emit_rcx_branch(struct translation *t, const struct block_insn *bi)
 {
 	for (unsigned i = 0; i < bi->insn.raw.prefix_count; i++)
 		if (bi->insn.raw.prefixes[i].value == 0x67)
 			emit_u8(&t->e, 0x67);
 	emit_u8(&t->e, bi->insn.opcode);
-	emit_u8(&t->e, 5);
+	uint8_t *taken = t->e.cur;
+	emit_u8(&t->e, 0);
 	emit_direct_jump(t, bi->pc + bi->insn.length);
+	land_rel8(&t->e, taken); /* (jumps may be padded for alignment) */
 	emit_direct_jump(t, branch_target(bi));
 }
 
@@ -396,13 +405,6 @@ static void emit_restore_flags(struct emitter *e)
 	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
 	emit_bytes(e, restore, sizeof restore);
 	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-}
-
-/* Patches a rel8 branch at `field` to land at the emitter's current position. */
-static void land_rel8(struct emitter *e, uint8_t *field)
-{
-	if (!e->overflow)
-		*field = (uint8_t)(e->cur - (field + 1));
 }
 
 /* sub $n,%gs:slot; when negative, the callout. Flags are preserved when live. */

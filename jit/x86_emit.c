@@ -85,6 +85,10 @@ void patch_rel32(uint8_t *field, const uint8_t *target)
 static uint8_t *emit_rel32_branch(struct emitter *e, const uint8_t *opcode, unsigned n,
 				  const uint8_t *target)
 {
+	/* The rel32 field is re-pointed while other threads may execute the branch: keep it
+	 * 4-byte aligned so that the store is atomic. */
+	while (((uintptr_t)e->cur + n) & 3)
+		emit_u8(e, 0x90);
 	emit_bytes(e, opcode, n);
 	uint8_t *field = e->cur;
 	emit_u32(e, 0);
