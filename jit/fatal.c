@@ -34,11 +34,6 @@ int messages_move(void)
 	message_fd = (int)fd;
 	return 0;
 }
-const char *messages_tool(void)
-{
-	return tool_name;
-}
-
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];

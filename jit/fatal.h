@@ -7,7 +7,6 @@ void messages_init(const char *tool, int fd);
 int messages_fd(void);
 /* Moves the message descriptor to another number (the app wants this one). <0 on failure. */
 int messages_move(void);
-const char *messages_tool(void);
 
 /* Runs before fatal() exits (the logger removes its unfinished pinball). */
 void messages_on_fatal(void (*cleanup)(void));

@@ -262,7 +262,3 @@ uint64_t fragment_generation(void)
 {
 	return generation;
 }
-size_t fragment_count(void)
-{
-	return count;
-}

@@ -94,6 +94,5 @@ void fragment_retire_all(void);
 /* Frees all metadata, current and retired; the code cache is reset alongside. */
 void fragment_reclaim(void);
 uint64_t fragment_generation(void);
-size_t fragment_count(void);
 
 #endif

@@ -30,11 +30,6 @@ int jit_thread_slot_reserve(void)
 	return slots_reserved < TB_CLIENT_SLOT_COUNT ? slots_reserved++ : -1;
 }
 
-uint64_t jit_thread_slot_value(const struct jit_thread *t, int slot)
-{
-	return t->client_slots[slot];
-}
-
 size_t jit_block_length(const struct jit_block *b)
 {
 	return b->length;

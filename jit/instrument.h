@@ -65,7 +65,6 @@ void jit_thread_set_icount(struct jit_thread *t, uint64_t icount);
 
 /* Per-thread 64-bit counters that inline code can bump: reserve before the app starts. */
 int jit_thread_slot_reserve(void); /* -1 when none is left */
-uint64_t jit_thread_slot_value(const struct jit_thread *t, int slot);
 
 /* Adds `amount` to the thread's slot each time the block starts. */
 void jit_insert_block_counter(struct jit_block *b, int slot, uint32_t amount);

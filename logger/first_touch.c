@@ -106,12 +106,6 @@ void first_touch_forget(uint64_t addr, uint64_t len)
 	}
 }
 
-void first_touch_all(void)
-{
-	for (size_t k = 0; k < count; k++)
-		first_touch_range(ranges[k].start, ranges[k].end - ranges[k].start);
-}
-
 void first_touch_end(void)
 {
 	for (size_t k = 0; k < count; k++) {

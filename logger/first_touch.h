@@ -25,7 +25,4 @@ void first_touch_range(uint64_t addr, uint64_t len);
 /* The range stops being the app's as it was (munmap, mmap over it): forget it, unrecorded. */
 void first_touch_forget(uint64_t addr, uint64_t len);
 
-/* Gives everything back, recording it: the fallback when a syscall's memory use is unknown. */
-void first_touch_all(void);
-
 #endif
