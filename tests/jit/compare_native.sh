@@ -7,13 +7,9 @@
 set -uo pipefail
 logger=$1
 shift
-stdin=/dev/null
-knobs=()
-while [ "${1:-}" = "--stdin" ] || [ "${1:-}" = "--knob" ]; do
-	if [ "$1" = "--stdin" ]; then stdin=$2; else knobs+=("$2"); fi
-	shift 2
-done
-[ "${1:-}" = "--" ] && shift
+source "$(dirname "$0")/../support/run_args.sh"
+parse_run_args "$@"
+set -- "${program[@]}"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
