@@ -27,10 +27,9 @@ static struct {
 	const char *basename;
 	bool fat;
 	enum region_state state;
-	bool disabled;	       /* a forked child: it does not write its parent's pinballs */
-	uint32_t region;       /* index of the current or next region */
-	uint64_t start_icount; /* the thread's icount when the region began */
-	uint64_t syscalls;
+	bool disabled;		    /* a forked child: it does not write its parent's pinballs */
+	uint32_t region;	    /* index of the current or next region */
+	uint64_t start_icount;	    /* the thread's icount when the region began */
 	struct pinball_cause cause; /* what asked for the pending transition */
 	char cause_text[256];
 	char path[4096];
@@ -124,7 +123,6 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 	else
 		first_touch_begin();
 	rec.start_icount = icount;
-	rec.syscalls = 0;
 	rec.state = IN;
 }
 
@@ -261,7 +259,6 @@ static void record_syscall(struct jit_thread *t, long nr, const long args[6], lo
 	r->u.event.ev.syscall.nwrites = kept;
 	r->u.event.ev.syscall.writes = w;
 	record_push(r);
-	rec.syscalls++;
 }
 
 /* Before the kernel sees the app's memory, the pages it will use must be accessible:
