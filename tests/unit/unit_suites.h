@@ -9,5 +9,6 @@ Suite *rt_alloc_suite(void);
 Suite *rt_mutex_suite(void);
 Suite *rt_string_suite(void);
 Suite *rt_syscall_suite(void);
+Suite *rt_sort_suite(void);
 
 #endif
