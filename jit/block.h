@@ -9,7 +9,7 @@
 
 #include "instrument.h"
 
-enum { BLOCK_MAX_INSNS = 64, BLOCK_MAX_COUNTERS = 8, BLOCK_MAX_CALLOUTS = 4 };
+enum { BLOCK_MAX_INSNS = JIT_MAX_BLOCK_LENGTH, BLOCK_MAX_COUNTERS = 8, BLOCK_MAX_CALLOUTS = 4 };
 
 struct block_callout {
 	jit_callout_fn fn;
@@ -23,6 +23,9 @@ struct block_insn {
 	ZydisDecodedInstruction insn;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	int rep_counter_slot; /* -1: none */
+	int rep_table_slot;   /* -1: none; else its iterations go to entry rep_table_index */
+	uint32_t rep_table_index;
+	int memory_marks_slot; /* -1: none; else the lines it accesses are marked */
 	struct block_callout callouts[BLOCK_MAX_CALLOUTS];
 	int callout_count;
 	bool suppressed;
@@ -33,6 +36,12 @@ struct block_counter {
 	uint32_t amount;
 };
 
+struct block_table_counter {
+	int table_slot; /* -1: none */
+	int index_slot; /* -1: none */
+	uint32_t index;
+};
+
 struct jit_block {
 	uint64_t start_pc;
 	size_t length;
@@ -41,6 +50,7 @@ struct jit_block {
 	size_t counter_count;
 	struct block_callout budgets[BLOCK_MAX_CALLOUTS];
 	int budget_count;
+	struct block_table_counter table_counter;
 };
 
 /* Runs every registered client over the block. */
@@ -58,9 +68,11 @@ void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
  * argument is listed (translate_block_excluding). */
 void instrument_exclude_first(void *const *args, uint32_t n);
 
-/* A thread leaves a block before its last `remaining` counted instructions ran: take them
- * back out of the instruction count and give them back to the budgets in `budget_slots`. */
-void instrument_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots);
+/* A thread leaves a block before its last `remaining` counted instructions ran, the first
+ * of them at pc: take them back out of the instruction count, give them back to the
+ * budgets in `budget_slots`, and tell the clients (block_left). */
+void instrument_uncount(struct jit_thread *t, uint64_t pc, uint32_t remaining,
+			uint32_t budget_slots);
 
 /* Whether instruction i is counted at block start (REP string ones count per iteration). */
 bool instrument_counted(const struct jit_block *b, size_t i);

@@ -75,7 +75,7 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	if (t->app_pc != exit->target) {
 		/* the callout sent the thread elsewhere (a signal handler): the rest of the
 		 * block does not run */
-		instrument_uncount(t, exit->block_remaining, exit->budget_slots);
+		instrument_uncount(t, exit->target, exit->block_remaining, exit->budget_slots);
 		*next = t->app_pc;
 		return false;
 	}
@@ -84,11 +84,11 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 		return true;
 	}
 	if (exit->skip_to) { /* a suppressed instruction counts as executed */
-		instrument_uncount(t, exit->block_remaining - 1, exit->budget_slots);
+		instrument_uncount(t, exit->skip_to, exit->block_remaining - 1, exit->budget_slots);
 		*next = exit->skip_to;
 		return false;
 	}
-	instrument_uncount(t, exit->block_remaining, exit->budget_slots);
+	instrument_uncount(t, exit->target, exit->block_remaining, exit->budget_slots);
 	if (exit->is_budget) {
 		*next = exit->target;
 		return false;

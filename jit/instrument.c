@@ -76,6 +76,22 @@ void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot)
 	b->insns[i].rep_counter_slot = slot;
 }
 
+void jit_insert_table_counter(struct jit_block *b, int table_slot, uint32_t index, int index_slot)
+{
+	b->table_counter = (struct block_table_counter){table_slot, index_slot, index};
+}
+
+void jit_insert_rep_table_counter(struct jit_block *b, size_t i, int table_slot, uint32_t index)
+{
+	b->insns[i].rep_table_slot = table_slot;
+	b->insns[i].rep_table_index = index;
+}
+
+void jit_insert_memory_marks(struct jit_block *b, size_t i, int bitmap_slot)
+{
+	b->insns[i].memory_marks_slot = bitmap_slot;
+}
+
 const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i)
 {
 	return b->insns[i].bytes;
@@ -239,6 +255,10 @@ void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value)
 {
 	t->client_slots[slot] = value;
 }
+uint64_t jit_thread_slot_get(const struct jit_thread *t, int slot)
+{
+	return t->client_slots[slot];
+}
 
 void jit_request_retranslation(void)
 {
@@ -267,13 +287,17 @@ uint64_t jit_callout_icount(const struct jit_callout *c)
 	return jit_thread_icount(c->thread) - c->block_remaining;
 }
 
-void instrument_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots)
+void instrument_uncount(struct jit_thread *t, uint64_t pc, uint32_t remaining,
+			uint32_t budget_slots)
 {
 	if (icount_slot >= 0)
 		t->client_slots[icount_slot] -= remaining;
 	for (int s = 0; s < TB_CLIENT_SLOT_COUNT; s++)
 		if (budget_slots & (1u << s))
 			t->client_slots[s] += remaining;
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->block_left)
+			clients[i]->block_left(t, pc, clients[i]->arg);
 }
 
 bool instrument_counted(const struct jit_block *b, size_t i)
@@ -399,7 +423,7 @@ size_t jit_thread_count(void)
 {
 	return threads_count();
 }
-const struct jit_thread *jit_thread_at(size_t index)
+struct jit_thread *jit_thread_at(size_t index)
 {
 	return threads_at(index);
 }

@@ -23,6 +23,9 @@ struct jit_sigaction {
 	uint64_t handler, flags, restorer, mask;
 };
 
+/* The most instructions a block holds. */
+#define JIT_MAX_BLOCK_LENGTH 64
+
 size_t jit_block_length(const struct jit_block *b); /* instructions in the block */
 uint64_t jit_block_pc(const struct jit_block *b, size_t i);
 const ZydisDecodedInstruction *jit_block_insn(const struct jit_block *b, size_t i);
@@ -71,6 +74,22 @@ void jit_insert_block_counter(struct jit_block *b, int slot, uint32_t amount);
 /* Adds to the thread's slot the iterations that REP string instruction i executes. */
 void jit_insert_rep_counter(struct jit_block *b, size_t i, int slot);
 
+/* Per-thread tables of 64-bit counters: the slot holds the address of the thread's table,
+ * which the client may re-point at any time (to count elsewhere, e.g. outside a region).
+ * Each time the block starts, entry `index` gains one, and (index_slot >= 0) the index is
+ * stored in index_slot, so a client can tell which block a thread is in. One per block;
+ * index < 2^28. */
+void jit_insert_table_counter(struct jit_block *b, int table_slot, uint32_t index, int index_slot);
+/* Adds to entry `index` the iterations REP string instruction i executes. */
+void jit_insert_rep_table_counter(struct jit_block *b, size_t i, int table_slot, uint32_t index);
+
+/* Before instruction i, marks the 64-byte lines its memory operands read and write in the
+ * bitmap the slot points to: bit 2*line for a read, 2*line+1 for a write, line = address
+ * bits 6..46 (so the bitmap spans 2^39 bytes). Prefetches, NOPs and cache flushes mark
+ * nothing; neither do REP string instructions (their range depends on the iterations: use
+ * a callout) nor gathers and scatters. */
+void jit_insert_memory_marks(struct jit_block *b, size_t i, int bitmap_slot);
+
 /* A call from the cache into C, placed before instruction i. The thread leaves the cache
  * with its whole app state saved, fn runs on the runtime stack (TLS-free code only), and
  * the thread resumes at instruction i. fn may call jit_flush_cache: the thread still
@@ -117,6 +136,7 @@ void jit_stop_the_world(const struct jit_thread *self);
  * on t before it goes on. (From a callout or hook running on t.) */
 void jit_request_safe_point(struct jit_thread *t);
 void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value);
+uint64_t jit_thread_slot_get(const struct jit_thread *t, int slot);
 
 /* Delivers a signal to t as recorded elsewhere (the replayer): builds the handler's frame
  * with that action and saved mask, and points t at the handler. From a callout, the thread
@@ -151,6 +171,10 @@ struct jit_client {
 	/* At the block boundary after jit_request_safe_point. icount: the instructions the
 	 * thread has executed there (exact). */
 	void (*safe_point)(struct jit_thread *t, uint64_t icount, void *arg);
+	/* The thread left its current block before the instruction at pc (a callout sent it
+	 * elsewhere or into a fresh translation): the instructions from pc to the block's
+	 * end, counted at the block's start (table counters), do not run in this block. */
+	void (*block_left)(struct jit_thread *t, uint64_t pc, void *arg);
 	/* Once, on the exiting thread, when the process exits normally (exit_group or the last
 	 * thread's exit). Not called when the app dies of a signal. */
 	void (*at_exit)(int status, void *arg);
@@ -161,7 +185,7 @@ void jit_register_client(const struct jit_client *c);
 
 /* The threads the runtime knows, for reporting (thread ids count from 0 in creation order). */
 size_t jit_thread_count(void);
-const struct jit_thread *jit_thread_at(size_t index);
+struct jit_thread *jit_thread_at(size_t index);
 uint32_t jit_thread_id(const struct jit_thread *t);
 
 #endif

@@ -7,6 +7,7 @@
 #include "code_cache.h"
 #include "code_pages.h"
 #include "config.h"
+#include "emit_instrumentation.h"
 #include "fatal.h"
 #include "flush.h"
 #include "rt_syscall.h"
@@ -391,22 +392,6 @@ static struct jit_exit *emit_callout(struct translation *t, const struct block_c
 	return rec;
 }
 
-static void emit_save_flags(struct emitter *e)
-{
-	static const uint8_t save[] = {0x9f, 0x0f, 0x90, 0xc0}; /* lahf; seto %al */
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_bytes(e, save, sizeof save);
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
-}
-
-static void emit_restore_flags(struct emitter *e)
-{
-	static const uint8_t restore[] = {0x04, 0x7f, 0x9e}; /* add $0x7f,%al; sahf */
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
-	emit_bytes(e, restore, sizeof restore);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-}
-
 /* sub $n,%gs:slot; when negative, the callout. Flags are preserved when live. */
 static void emit_budget_check(struct translation *t, const struct block_callout *c, uint32_t n,
 			      bool flags_live)
@@ -578,6 +563,7 @@ static enum exit_kind decode_block(uint64_t pc)
 	block.length = 0;
 	block.counter_count = 0;
 	block.budget_count = 0;
+	block.table_counter = (struct block_table_counter){-1, -1, 0};
 	while (block.length < BLOCK_MAX_INSNS && off < avail) {
 		struct block_insn *bi = &block.insns[block.length];
 		if (ZYAN_FAILED(ZydisDecoderDecodeFull(&decoder, fetch_buf + off, avail - off,
@@ -592,6 +578,8 @@ static enum exit_kind decode_block(uint64_t pc)
 		bi->pc = pc + off;
 		bi->bytes = fetch_buf + off;
 		bi->rep_counter_slot = -1;
+		bi->rep_table_slot = -1;
+		bi->memory_marks_slot = -1;
 		bi->callout_count = 0;
 		bi->suppressed = false;
 		block.length++;
@@ -606,6 +594,8 @@ static enum exit_kind decode_block(uint64_t pc)
  * the block's budgets, which measure the same instructions. */
 static void emit_rep_counters(struct translation *t, const struct block_insn *bi, bool after)
 {
+	if (bi->rep_table_slot >= 0)
+		emit_rep_table_counter(&t->e, bi->rep_table_slot, bi->rep_table_index, after);
 	if (bi->rep_counter_slot < 0)
 		return;
 	emit_rep_counter(&t->e, bi->rep_counter_slot, after, false);
@@ -624,6 +614,8 @@ static bool emit_block(struct translation *t)
 		else
 			emit_add_gs(&t->e, off, block.counters[i].amount);
 	}
+	if (block.table_counter.table_slot >= 0)
+		emit_table_counter(&t->e, &block.table_counter);
 	uint32_t counted = 0; /* counted instructions from i to the end of the block */
 	for (size_t i = 0; i < block.length; i++)
 		counted += instrument_counted(&block, i);
@@ -639,6 +631,9 @@ static bool emit_block(struct translation *t)
 				rec->skip_to = bi->pc + bi->insn.length;
 		}
 		counted -= instrument_counted(&block, i);
+		if (bi->memory_marks_slot >= 0 && memory_marks_wanted(bi))
+			emit_memory_marks(&t->e, bi, bi->memory_marks_slot,
+					  block_flags_live_from(&block, i));
 		emit_rep_counters(t, bi, false);
 		t->insns[i] = (struct insn_map){
 		    .cache_off = (uint16_t)(t->e.cur - t->e.start),

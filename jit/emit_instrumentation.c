@@ -1,0 +1,210 @@
+#include "emit_instrumentation.h"
+
+#include <string.h>
+
+#include "thread_block.h"
+
+static uint32_t slot_offset(int slot)
+{
+	return TB_CLIENT_SLOTS + 8u * (uint32_t)slot;
+}
+
+/* <op> disp32(%rax),<reg>: the three opcode bytes then the displacement. */
+static void emit_rax_relative(struct emitter *e, uint8_t opcode, int reg, uint32_t disp)
+{
+	const uint8_t insn[] = {0x48, opcode, (uint8_t)(0x80 | (reg << 3))};
+	emit_bytes(e, insn, sizeof insn);
+	emit_u32(e, disp);
+}
+
+void emit_table_counter(struct emitter *e, const struct block_table_counter *c)
+{
+	static const uint8_t increment_rcx[] = {0x48, 0x8d, 0x49, 0x01}; /* lea 1(%rcx),%rcx */
+	if (c->index_slot >= 0) {
+		static const uint8_t store_imm[] = {0x65, 0x48, 0xc7, 0x04,
+						    0x25}; /* movq $i,%gs: */
+		emit_bytes(e, store_imm, sizeof store_imm);
+		emit_u32(e, slot_offset(c->index_slot));
+		emit_u32(e, c->index);
+	}
+	uint32_t disp = 8u * c->index;
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, GPR_RAX, slot_offset(c->table_slot));
+	emit_rax_relative(e, 0x8b, GPR_RCX, disp);
+	emit_bytes(e, increment_rcx, sizeof increment_rcx);
+	emit_rax_relative(e, 0x89, GPR_RCX, disp);
+	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+}
+
+void emit_rep_table_counter(struct emitter *e, int table_slot, uint32_t index, bool after)
+{
+	static const uint8_t add_rcx[] = {0x48, 0x8d, 0x14, 0x0a}; /* lea (%rdx,%rcx),%rdx */
+	static const uint8_t add_neg_rcx[] = {0x48, 0x8d, 0x54, 0x0a, 0x01}; /* lea 1(%rdx,%rcx) */
+	static const uint8_t not_rcx[] = {0x48, 0xf7, 0xd1};		     /* not %rcx */
+	uint32_t disp = 8u * index;
+	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, GPR_RDX, TB_SCRATCH_REG);
+	emit_load_gs(e, GPR_RAX, slot_offset(table_slot));
+	emit_rax_relative(e, 0x8b, GPR_RDX, disp);
+	if (after) {
+		emit_bytes(e, not_rcx, sizeof not_rcx);
+		emit_bytes(e, add_neg_rcx, sizeof add_neg_rcx);
+		emit_bytes(e, not_rcx, sizeof not_rcx);
+	} else {
+		emit_bytes(e, add_rcx, sizeof add_rcx);
+	}
+	emit_rax_relative(e, 0x89, GPR_RDX, disp);
+	emit_load_gs(e, GPR_RDX, TB_SCRATCH_REG);
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+}
+
+/* Operands that name memory without accessing it as data. */
+static bool accesses_memory(const ZydisDecodedInstruction *insn)
+{
+	switch (insn->meta.category) {
+	case ZYDIS_CATEGORY_NOP:
+	case ZYDIS_CATEGORY_PREFETCH:
+	case ZYDIS_CATEGORY_WIDENOP:
+		return false;
+	default:
+		break;
+	}
+	switch (insn->mnemonic) {
+	case ZYDIS_MNEMONIC_CLFLUSH:
+	case ZYDIS_MNEMONIC_CLFLUSHOPT:
+	case ZYDIS_MNEMONIC_CLWB:
+	case ZYDIS_MNEMONIC_CLDEMOTE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool marked_operand(const ZydisDecodedOperand *op)
+{
+	return op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.type == ZYDIS_MEMOP_TYPE_MEM &&
+	       (op->actions & (ZYDIS_OPERAND_ACTION_MASK_READ | ZYDIS_OPERAND_ACTION_MASK_WRITE)) &&
+	       op->mem.segment != ZYDIS_REGISTER_GS;
+}
+
+bool memory_marks_wanted(const struct block_insn *bi)
+{
+	if (jit_insn_is_rep_string(&bi->insn) || !accesses_memory(&bi->insn))
+		return false;
+	for (unsigned i = 0; i < bi->insn.operand_count; i++)
+		if (marked_operand(&bi->ops[i]))
+			return true;
+	return false;
+}
+
+/* Pushes write below the stack pointer they name. */
+static int64_t implicit_displacement(const struct block_insn *bi, const ZydisDecodedOperand *op)
+{
+	if (op->visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN ||
+	    op->mem.base != ZYDIS_REGISTER_RSP || !(op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
+		return 0;
+	switch (bi->insn.mnemonic) {
+	case ZYDIS_MNEMONIC_PUSH:
+	case ZYDIS_MNEMONIC_PUSHF:
+	case ZYDIS_MNEMONIC_PUSHFQ:
+	case ZYDIS_MNEMONIC_CALL:
+	case ZYDIS_MNEMONIC_ENTER:
+		return -(int64_t)(op->size / 8);
+	default:
+		return 0;
+	}
+}
+
+/* %rcx = the operand's address plus `extra`, from the app's registers (%rax and %rcx
+ * are brought back from their scratch slots first). */
+static void emit_address(struct emitter *e, const struct block_insn *bi,
+			 const ZydisDecodedOperand *op, int64_t extra)
+{
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	int64_t disp = op->mem.disp.value + implicit_displacement(bi, op) + extra;
+	if (op->mem.base == ZYDIS_REGISTER_RIP) {
+		emit_movabs(e, GPR_RCX, bi->pc + bi->insn.length + (uint64_t)disp);
+		return;
+	}
+	ZydisEncoderRequest req;
+	memset(&req, 0, sizeof req);
+	req.machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
+	req.mnemonic = ZYDIS_MNEMONIC_LEA;
+	req.operand_count = 2;
+	req.operands[0].type = ZYDIS_OPERAND_TYPE_REGISTER;
+	req.operands[0].reg.value = ZYDIS_REGISTER_RCX;
+	req.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
+	req.operands[1].mem.base = op->mem.base;
+	req.operands[1].mem.index = op->mem.index;
+	req.operands[1].mem.scale = op->mem.index == ZYDIS_REGISTER_NONE ? 0 : op->mem.scale;
+	req.operands[1].mem.displacement = disp;
+	req.operands[1].mem.size = 8;
+	uint8_t lea[ZYDIS_MAX_INSTRUCTION_LENGTH];
+	ZyanUSize len = sizeof lea;
+	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, lea, &len))) {
+		e->overflow = true; /* cannot happen for a decoded operand; fail loudly */
+		return;
+	}
+	emit_bytes(e, lea, (unsigned)len);
+	if (op->mem.segment == ZYDIS_REGISTER_FS) {
+		static const uint8_t add_fs[] = {0x65, 0x48, 0x03, 0x0c,
+						 0x25}; /* add %gs:d32,%rcx */
+		emit_bytes(e, add_fs, sizeof add_fs);
+		emit_u32(e, TB_APP_FS);
+	}
+}
+
+/* Sets bit 2*line(+1 for a write) of the bitmap at the slot for the address in %rcx. */
+static void emit_mark(struct emitter *e, int slot, bool write)
+{
+	static const uint8_t line_times_two[] = {
+	    0x48, 0xc1, 0xe1, 0x11, /* shl $17,%rcx: drop bits 47..63 */
+	    0x48, 0xc1, 0xe9, 0x16, /* shr $22,%rcx: the line, times two */
+	    0x48, 0x83, 0xe1, 0xfe, /* and $-2,%rcx */
+	};
+	static const uint8_t plus_one[] = {0x48, 0x83, 0xc9, 0x01}; /* or $1,%rcx */
+	static const uint8_t set_bit[] = {0x48, 0x0f, 0xab, 0x08};  /* bts %rcx,(%rax) */
+	emit_bytes(e, line_times_two, sizeof line_times_two);
+	if (write)
+		emit_bytes(e, plus_one, sizeof plus_one);
+	emit_load_gs(e, GPR_RAX, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
+	emit_bytes(e, set_bit, sizeof set_bit);
+}
+
+void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live)
+{
+	emit_store_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	if (flags_live)
+		emit_save_flags(e);
+	else
+		emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
+		const ZydisDecodedOperand *op = &bi->ops[i];
+		if (!marked_operand(op))
+			continue;
+		int64_t bytes = op->size ? op->size / 8 : 1;
+		bool read = op->actions & ZYDIS_OPERAND_ACTION_MASK_READ;
+		bool write = op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE;
+		/* Every line from the first byte to the last: one mark per 64 bytes, and one
+		 * at the last byte (an unaligned access may cross into one more line). */
+		for (int64_t at = 0;; at += 64) {
+			int64_t offset = at < bytes - 1 ? at : bytes - 1;
+			for (int w = 0; w < 2; w++) {
+				if (!(w ? write : read))
+					continue;
+				emit_address(e, bi, op, offset);
+				emit_mark(e, slot, w);
+			}
+			if (offset == bytes - 1)
+				break;
+		}
+	}
+	if (flags_live)
+		emit_restore_flags(e);
+	else
+		emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+}

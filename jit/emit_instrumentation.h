@@ -1,0 +1,28 @@
+/* The inline code behind the clients' per-thread tables and memory marks (instrument.h):
+ * what the translator places at a block's start and around an instruction. */
+#ifndef JIT_EMIT_INSTRUMENTATION_H
+#define JIT_EMIT_INSTRUMENTATION_H
+
+#include <stdbool.h>
+
+#include "block.h"
+#include "x86_emit.h"
+
+/* Entry `index` of the table the slot points to, plus one (and the index stored in the
+ * index slot). Leaves every flag and register as it was. */
+void emit_table_counter(struct emitter *e, const struct block_table_counter *c);
+
+/* Around a REP string instruction: %rcx added to the entry before it, subtracted after
+ * it, so the entry gains the iterations that ran. Flag-free. */
+void emit_rep_table_counter(struct emitter *e, int table_slot, uint32_t index, bool after);
+
+/* Before bi: for each memory operand it reads or writes, sets the bits of the 64-byte
+ * lines it touches in the bitmap the slot points to (bit 2*line for a read, 2*line+1 for
+ * a write, line = address bits 6..46). flags_live: the app's flags must survive. */
+void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live);
+
+/* Whether emit_memory_marks has something to mark for bi (REP string instructions are
+ * left to the client: their ranges depend on the iterations). */
+bool memory_marks_wanted(const struct block_insn *bi);
+
+#endif
