@@ -1,0 +1,19 @@
+/* Feeding controller events to the analysis tools (app threads, TLS-free). */
+#include "analysis.h"
+#include "analysis_internal.h"
+#include "block_counts.h"
+#include "footprint.h"
+#include "icount.h"
+
+struct analysis_active analysis_active;
+
+void analysis_event(const struct control_event_info *ev)
+{
+	if (analysis_active.icount)
+		icount_tool_event(ev);
+	/* -mix and -footprint share the block counts: one transition for both. */
+	if (analysis_active.mix || analysis_active.footprint)
+		block_counts_event(ev);
+	if (analysis_active.footprint)
+		footprint_tool_event(ev);
+}

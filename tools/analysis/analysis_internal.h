@@ -1,0 +1,12 @@
+/* Which tools analysis_register set up (read by analysis_event on app threads). */
+#ifndef TOOL_ANALYSIS_INTERNAL_H
+#define TOOL_ANALYSIS_INTERNAL_H
+
+#include <stdbool.h>
+
+struct analysis_active {
+	bool icount, mix, footprint;
+};
+extern struct analysis_active analysis_active;
+
+#endif

@@ -1,0 +1,119 @@
+#include "footprint.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+
+#include "block_counts.h"
+#include "fatal.h"
+#include "footprint_internal.h"
+#include "rt_format.h"
+#include "rt_syscall.h"
+
+int footprint_slot = -1;
+uint64_t *footprint_lines;
+static uint64_t *discard; /* marked by threads outside their regions, never read */
+static const char *output;
+
+void footprint_mark(uint64_t *bitmap, uint64_t lo, uint64_t hi, bool write)
+{
+	const uint64_t mask = (1ull << FOOTPRINT_ADDRESS_BITS) - 1;
+	if (hi <= lo)
+		return;
+	for (uint64_t line = (lo & mask) >> 6; line <= ((hi - 1) & mask) >> 6; line++) {
+		uint64_t bit = 2 * line + write;
+		__atomic_fetch_or(&bitmap[bit / 64], 1ull << (bit % 64), __ATOMIC_RELAXED);
+	}
+}
+
+static void instrument(struct jit_block *b, void *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < jit_block_length(b); i++) {
+		const ZydisDecodedInstruction *insn = jit_block_insn(b, i);
+		if (jit_insn_is_rep_string(insn))
+			jit_insert_callout(b, i, footprint_rep_string, footprint_string_arg(insn));
+		else
+			jit_insert_memory_marks(b, i, footprint_slot);
+	}
+}
+
+static void point_bitmap(struct jit_thread *t)
+{
+	bool inside = block_counts_inside(jit_thread_id(t));
+	jit_thread_slot_set(t, footprint_slot, (uint64_t)(inside ? footprint_lines : discard));
+}
+
+static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
+{
+	(void)pc;
+	(void)arg;
+	point_bitmap(t);
+}
+
+void footprint_tool_event(const struct control_event_info *ev)
+{
+	if (!ev->bcast) {
+		point_bitmap(ev->thread);
+		return;
+	}
+	for (size_t i = 0; i < jit_thread_count(); i++)
+		point_bitmap(jit_thread_at(i));
+}
+
+static void report(int status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	int fd = messages_fd();
+	if (output) {
+		long r =
+		    rt_openat(AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (r < 0) {
+			message("error: cannot write %s (errno %ld)", output, -r);
+			return;
+		}
+		fd = (int)r;
+	}
+	footprint_report(fd);
+	if (output)
+		rt_close(fd);
+}
+
+static const struct jit_client client = {
+    .name = "footprint",
+    .instrument_block = instrument,
+    .thread_start = thread_start,
+    .at_exit = report,
+};
+
+static uint64_t *reserve_bitmap(void)
+{
+	long r = rt_mmap(NULL, FOOTPRINT_BITMAP_BYTES, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (rt_is_error(r))
+		return NULL;
+	rt_syscall3(SYS_madvise, r, (long)FOOTPRINT_BITMAP_BYTES, MADV_DONTDUMP);
+	return (uint64_t *)r;
+}
+
+int footprint_tool_register(const char *output_path, char *err, size_t errlen)
+{
+	output = output_path;
+	if (block_counts_register(err, errlen))
+		return -1;
+	footprint_slot = jit_thread_slot_reserve();
+	if (footprint_slot < 0) {
+		rt_format(err, errlen, "no per-thread counter left for -footprint");
+		return -1;
+	}
+	footprint_lines = reserve_bitmap();
+	discard = reserve_bitmap();
+	if (!footprint_lines || !discard) {
+		rt_format(err, errlen,
+			  "-footprint: cannot reserve %llu GiB of address space for its bitmaps",
+			  2 * FOOTPRINT_BITMAP_BYTES >> 30);
+		return -1;
+	}
+	jit_register_client(&client);
+	return 0;
+}

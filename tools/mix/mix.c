@@ -1,0 +1,174 @@
+#include "mix.h"
+
+#include <fcntl.h>
+
+#include "block_counts.h"
+#include "fatal.h"
+#include "instrument.h"
+#include "rt_alloc.h"
+#include "rt_format.h"
+#include "rt_sort.h"
+#include "rt_syscall.h"
+#include "xed_zydis.h"
+#include <string.h>
+
+enum {
+	MNEMONICS = ZYDIS_MNEMONIC_MAX_VALUE + 1,
+	CATEGORIES = ZYDIS_CATEGORY_MAX_VALUE + 1,
+	EXTENSIONS = ZYDIS_ISA_EXT_MAX_VALUE + 1,
+	REP_KINDS = 4, /* none, REP, REPE, REPNE */
+};
+
+struct histogram {
+	uint64_t instructions;
+	uint64_t mnemonic[REP_KINDS][MNEMONICS];
+	uint64_t category[CATEGORIES];
+	uint64_t extension[EXTENSIONS];
+};
+
+static const char *output;
+
+static void tally(const struct counted_block *b, uint32_t first, uint32_t end, uint64_t times,
+		  void *arg)
+{
+	struct histogram *h = arg;
+	for (uint32_t i = first; i < end; i++) {
+		const struct counted_insn *in = &b->insns[i];
+		h->instructions += times;
+		h->mnemonic[in->rep][in->mnemonic] += times;
+		h->category[in->category] += times;
+		h->extension[in->isa_ext] += times;
+	}
+}
+
+struct line {
+	char name[48];
+	uint64_t count;
+};
+
+static void upper_copy(char *dst, size_t cap, const char *prefix, const char *name)
+{
+	size_t n = rt_format(dst, cap, "%s%s", prefix, name ? name : "?");
+	for (size_t i = 0; i < n && dst[i]; i++)
+		if (dst[i] >= 'a' && dst[i] <= 'z')
+			dst[i] = (char)(dst[i] - 'a' + 'A');
+}
+
+/* Largest count first, then by name: a stable order for readers and tests. */
+static int by_count_then_name(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void print_lines(int fd, const char *scope, const char *kind, struct line *v, size_t n)
+{
+	rt_sort(v, n, sizeof *v, by_count_then_name);
+	for (size_t i = 0; i < n; i++)
+		rt_dprintf(fd, "mix %s %s %s %lu\n", scope, kind, v[i].name, v[i].count);
+}
+
+static void print(int fd, const char *scope, const struct histogram *h, struct line *v)
+{
+	static const char *const rep_prefix[REP_KINDS] = {"", "REP_", "REPE_", "REPNE_"};
+	rt_dprintf(fd, "mix %s instructions %lu\n", scope, h->instructions);
+	size_t n = 0;
+	for (int e = 0; e < EXTENSIONS; e++) {
+		if (!h->extension[e])
+			continue;
+		const char *xed = xed_extension_of_zydis((ZydisISAExt)e);
+		upper_copy(v[n].name, sizeof v[n].name, "",
+			   xed ? xed : ZydisISAExtGetString((ZydisISAExt)e));
+		v[n++].count = h->extension[e];
+	}
+	print_lines(fd, scope, "extension", v, n);
+	n = 0;
+	for (int c = 0; c < CATEGORIES; c++) {
+		if (!h->category[c])
+			continue;
+		const char *xed = xed_category_of_zydis((ZydisInstructionCategory)c);
+		upper_copy(v[n].name, sizeof v[n].name, "",
+			   xed ? xed : ZydisCategoryGetString((ZydisInstructionCategory)c));
+		v[n++].count = h->category[c];
+	}
+	print_lines(fd, scope, "category", v, n);
+	n = 0;
+	for (int r = 0; r < REP_KINDS; r++) {
+		for (int m = 0; m < MNEMONICS; m++) {
+			if (!h->mnemonic[r][m])
+				continue;
+			upper_copy(v[n].name, sizeof v[n].name, rep_prefix[r],
+				   ZydisMnemonicGetString((ZydisMnemonic)m));
+			v[n++].count = h->mnemonic[r][m];
+		}
+	}
+	print_lines(fd, scope, "mnemonic", v, n);
+}
+
+static void add_into(struct histogram *total, const struct histogram *h)
+{
+	total->instructions += h->instructions;
+	for (int r = 0; r < REP_KINDS; r++)
+		for (int m = 0; m < MNEMONICS; m++)
+			total->mnemonic[r][m] += h->mnemonic[r][m];
+	for (int c = 0; c < CATEGORIES; c++)
+		total->category[c] += h->category[c];
+	for (int e = 0; e < EXTENSIONS; e++)
+		total->extension[e] += h->extension[e];
+}
+
+static void report(int status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	struct histogram *h = rt_calloc(2, sizeof *h);
+	struct line *lines = rt_calloc(REP_KINDS * MNEMONICS, sizeof *lines);
+	if (!h || !lines) {
+		message("error: -mix: out of memory for the report");
+		return;
+	}
+	int fd = messages_fd();
+	if (output) {
+		long r =
+		    rt_openat(AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (r < 0) {
+			message("error: cannot write %s (errno %ld)", output, -r);
+			return;
+		}
+		fd = (int)r;
+	}
+	for (size_t i = 0; i < jit_thread_count(); i++) {
+		uint32_t tid = jit_thread_id(jit_thread_at(i));
+		memset(&h[0], 0, sizeof h[0]);
+		block_counts_for_thread(tid, tally, &h[0]);
+		char scope[24];
+		rt_format(scope, sizeof scope, "tid=%u", tid);
+		print(fd, scope, &h[0], lines);
+		add_into(&h[1], &h[0]);
+	}
+	print(fd, "total", &h[1], lines);
+	if (block_counts_threads_dropped())
+		message("warning: -mix: %u threads beyond the tool's limit were not counted",
+			block_counts_threads_dropped());
+	if (block_counts_blocks_dropped())
+		message("warning: -mix: %lu blocks beyond the tool's limit were not counted",
+			block_counts_blocks_dropped());
+	if (output)
+		rt_close(fd);
+}
+
+static const struct jit_client client = {
+    .name = "mix",
+    .at_exit = report,
+};
+
+int mix_tool_register(const char *output_path, char *err, size_t errlen)
+{
+	output = output_path;
+	if (block_counts_register(err, errlen))
+		return -1;
+	jit_register_client(&client);
+	return 0;
+}
