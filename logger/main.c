@@ -9,9 +9,9 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "analysis.h"
 #include "control_engine.h"
 #include "header.h"
-#include "icount.h"
 #include "jit.h"
 #include "knobs.h"
 #include "recorder.h"
@@ -38,26 +38,13 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 	return v;
 }
 
-/* Resolves FILE against the current directory now: the app may chdir before exit. */
-static char *absolute_output(const char *file, bool truncate)
-{
-	int fd = open(file, O_WRONLY | O_CREAT | (truncate ? O_TRUNC : 0) | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "logger: error: cannot write '%s': %m\n", file);
-		return NULL;
-	}
-	close(fd);
-	return realpath(file, NULL);
-}
-
 /* The controller's events go to the recorder (global regions) and the analysis tools. */
 static void forward_event(const struct control_event_info *ev, void *arg)
 {
 	const struct logger_knobs *k = arg;
 	if (k->log)
 		recorder_event(ev);
-	if (k->icount)
-		icount_tool_event(ev);
+	analysis_event(ev);
 }
 
 /* Creates the directory that will hold the pinballs (like mkdir -p of the basename's). */
@@ -109,19 +96,21 @@ int main(int argc, char **argv)
 		return status < 0 ? 0 : status;
 	if (k.log && start_recording(&k, argc - k.program_index, argv + k.program_index))
 		return 2;
-	if (k.icount) {
-		char *out = NULL;
-		if (k.oicount && !(out = absolute_output(k.oicount, true)))
-			return 2;
-		icount_tool_register(out);
+	char err[512];
+	if (analysis_register(&k.analysis, err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return 2;
 	}
-	if (k.log || k.icount || k.control->log_file || k.control->nchains) {
+	if (k.log || analysis_wanted(&k.analysis) || k.control->log_file || k.control->nchains) {
 		/* A process reached by following execve keeps appending to the same log. */
 		bool followed = k.argv0 != NULL;
 		char *log = NULL;
-		if (k.control->log_file && !(log = absolute_output(k.control->log_file, !followed)))
+		if (k.control->log_file &&
+		    !(log =
+			  analysis_output_path(k.control->log_file, !followed, err, sizeof err))) {
+			fprintf(stderr, "logger: error: %s\n", err);
 			return 2;
-		char err[512];
+		}
 		if (control_engine_start(k.control, forward_event, &k, log, err, sizeof err)) {
 			fprintf(stderr, "logger: error: %s\n", err);
 			return 2;

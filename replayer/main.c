@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "app_memory.h"
 #include "control_engine.h"
-#include "icount.h"
 #include "instrument.h"
 #include "jit.h"
 #include "replay.h"
@@ -21,8 +21,7 @@ enum { MAX_LAYOUT_TRIES = 8 };
 
 struct knobs {
 	bool echo;
-	bool icount;
-	const char *oicount;
+	struct analysis_knobs analysis;
 	bool stats;
 	const char *pinball;
 };
@@ -33,12 +32,22 @@ static void usage(FILE *to)
 		    "  -replay:echo 0|1    write what the app wrote to fds 1 and 2 (default 1)\n"
 		    "  -icount             count the instructions replayed per thread\n"
 		    "  -oicount FILE       write the -icount report to FILE\n"
+		    "  -mix                histograms of the instructions replayed\n"
+		    "  -omix FILE          write the -mix report to FILE\n"
+		    "  -footprint          cache lines and pages touched by loads, stores, code\n"
+		    "  -ofootprint FILE    write the -footprint report to FILE\n"
 		    "  -jit:stats          print code cache statistics at the end\n");
 }
 
 static bool bool_value(const char *s)
 {
 	return s && (!strcmp(s, "0") || !strcmp(s, "1"));
+}
+
+/* A boolean knob: alone it means 1; an explicit 0 or 1 may follow. */
+static bool flag_value(int argc, char **argv, int *i)
+{
+	return !(*i + 1 < argc && bool_value(argv[*i + 1]) && argv[++*i][0] == '0');
 }
 
 static int parse(int argc, char **argv, struct knobs *k)
@@ -53,13 +62,19 @@ static int parse(int argc, char **argv, struct knobs *k)
 		if (!strcmp(a, "-replay:echo") && i + 1 < argc && bool_value(argv[i + 1])) {
 			k->echo = argv[++i][0] == '1';
 		} else if (!strcmp(a, "-icount")) {
-			k->icount =
-			    !(i + 1 < argc && bool_value(argv[i + 1]) && argv[++i][0] == '0');
+			k->analysis.icount = flag_value(argc, argv, &i);
 		} else if (!strcmp(a, "-oicount") && i + 1 < argc) {
-			k->oicount = argv[++i];
+			k->analysis.oicount = argv[++i];
+		} else if (!strcmp(a, "-mix")) {
+			k->analysis.mix = flag_value(argc, argv, &i);
+		} else if (!strcmp(a, "-omix") && i + 1 < argc) {
+			k->analysis.omix = argv[++i];
+		} else if (!strcmp(a, "-footprint")) {
+			k->analysis.footprint = flag_value(argc, argv, &i);
+		} else if (!strcmp(a, "-ofootprint") && i + 1 < argc) {
+			k->analysis.ofootprint = argv[++i];
 		} else if (!strcmp(a, "-jit:stats")) {
-			k->stats =
-			    !(i + 1 < argc && bool_value(argv[i + 1]) && argv[++i][0] == '0');
+			k->stats = flag_value(argc, argv, &i);
 		} else if (a[0] == '-') {
 			fprintf(stderr,
 				"replayer: error: unknown or incomplete knob '%s' (see "
@@ -99,7 +114,7 @@ static void retry_with_new_layout(char **argv)
 static void forward_event(const struct control_event_info *ev, void *arg)
 {
 	(void)arg;
-	icount_tool_event(ev);
+	analysis_event(ev);
 }
 
 int main(int argc, char **argv)
@@ -123,16 +138,11 @@ int main(int argc, char **argv)
 			in.brk_start);
 		return 2;
 	}
-	if (k.icount) {
-		char *out = NULL;
-		if (k.oicount) {
-			FILE *f = fopen(k.oicount, "w");
-			if (!f || fclose(f) || !(out = realpath(k.oicount, NULL))) {
-				fprintf(stderr, "replayer: error: cannot write '%s'\n", k.oicount);
-				return 2;
-			}
+	if (analysis_wanted(&k.analysis)) {
+		if (analysis_register(&k.analysis, err, sizeof err)) {
+			fprintf(stderr, "replayer: error: %s\n", err);
+			return 2;
 		}
-		icount_tool_register(out);
 		static struct control_spec *spec;
 		struct control_error cerr;
 		spec = control_spec_new();
