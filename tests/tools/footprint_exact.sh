@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Usage: footprint_exact.sh LOGGER REPLAYER APP
+# -footprint on tests/apps/footprint_exact, whose accesses are known exactly (see its
+# comment): the whole run, a region between SSC marks, the same on stderr and in the
+# -ofootprint file, and the replay of a recorded run.
+set -uo pipefail
+logger=$1 replayer=$2 app=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+
+check() { # WHAT EXPECTED ACTUAL
+	if [ "$2" == "$3" ]; then
+		echo "ok   $1"
+	else
+		printf 'FAIL %s\nexpected:\n%s\ngot:\n%s\n' "$1" "$2" "$3"
+		fail=1
+	fi
+}
+
+# The code runs from _start to code_end, every byte of it: its lines and pages.
+start=$((16#$(nm "$app" | awk '$3 == "_start" { print $1 }')))
+end=$((16#$(nm "$app" | awk '$3 == "code_end" { print $1 }')))
+code_lines=$(((end - 1) / 64 - start / 64 + 1))
+code_pages=$(((end - 1) / 4096 - start / 4096 + 1))
+
+whole="footprint loads lines 212 pages 10
+footprint stores lines 108 pages 5
+footprint code lines $code_lines pages $code_pages
+footprint total lines $((314 + code_lines)) pages $((13 + code_pages))"
+check "whole run on stderr" "$whole" "$("$logger" -log 0 -footprint -- "$app" 2>&1)"
+(cd "$work" && "$logger" -log 0 -footprint -ofootprint fp.txt -- "$app") || fail=1
+check "whole run in the -ofootprint file" "$whole" "$(cat "$work/fp.txt")"
+
+# Between the SSC marks: the 100 stores to A and the loop's single code line.
+region="footprint loads lines 0 pages 0
+footprint stores lines 100 pages 2
+footprint code lines 1 pages 1
+footprint total lines 101 pages 3"
+check "SSC region" "$region" \
+	"$("$logger" -log 0 -footprint -control start:ssc:1,stop:ssc:2 -- "$app" 2>&1)"
+
+# Replaying a recording of the whole run touches what the run touched.
+"$logger" -log:basename "$work/pb/run" -- "$app" >/dev/null 2>&1 || fail=1
+replayed=$("$replayer" -replay:echo 0 -footprint -ofootprint "$work/replay.txt" \
+	"$work/pb/run.0" 2>&1)
+check "replay verdict" "replay: OK" "$(echo "$replayed" | grep -o '^replay: OK')"
+check "replay of the whole run" "$whole" "$(cat "$work/replay.txt")"
+exit $fail
