@@ -69,7 +69,7 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	if (!exit->is_budget)
 		note_ran(t, exit);
 	t->app_pc = exit->target; /* the registers' rip, for the callout */
-	uint64_t generation = fragment_generation();
+	uint64_t retirements = fragment_retirements();
 	struct jit_callout c = {t, exit->target, exit->callout_arg, exit->block_remaining};
 	exit->callout(&c);
 	if (t->app_pc != exit->target) {
@@ -79,7 +79,7 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 		*next = t->app_pc;
 		return false;
 	}
-	if (generation == fragment_generation()) {
+	if (retirements == fragment_retirements()) {
 		t->jump_target = (uint64_t)exit->resume;
 		return true;
 	}

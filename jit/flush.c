@@ -18,6 +18,14 @@ void jit_flush_cache(void)
 	translate_stats.flushes++;
 }
 
+void jit_flush_pcs(const uint64_t *pcs, size_t n)
+{
+	if (fragment_retire_holding(pcs, n)) {
+		clear_lookup_tables();
+		translate_stats.partial_flushes++;
+	}
+}
+
 void jit_reset_cache(void)
 {
 	fragment_reclaim();

@@ -7,7 +7,13 @@
 #ifndef JIT_FLUSH_H
 #define JIT_FLUSH_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 void jit_flush_cache(void);
+/* Retires only the translations holding one of the app pcs (sorted ascending); same rules
+ * as jit_flush_cache. */
+void jit_flush_pcs(const uint64_t *pcs, size_t n);
 void jit_reset_cache(void);
 
 #endif

@@ -16,6 +16,7 @@ enum {
 static struct fragment *buckets[HASH_SIZE];
 static size_t count;
 static uint64_t generation;
+static uint64_t retirements; /* full or partial: a fragment may have stopped being current */
 
 /* Metadata pool: a list of chunks, each starting with a link to the previous one. */
 struct pool_chunk {
@@ -169,6 +170,56 @@ void fragment_retire_all(void)
 		pool = prev;
 	}
 	forget_fragments();
+	retirements++;
+}
+
+/* The first of the sorted pcs that is >= pc (n when none). */
+static size_t first_at_or_after(const uint64_t *pcs, size_t n, uint64_t pc)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (pcs[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t fragment_retire_holding(const uint64_t *pcs, size_t n)
+{
+	size_t removed = 0;
+	for (size_t h = 0; h < HASH_SIZE; h++) {
+		for (struct fragment **link = &buckets[h]; *link;) {
+			struct fragment *f = *link;
+			size_t i = first_at_or_after(pcs, n, f->app_pc);
+			if (i < n && pcs[i] < f->app_end) {
+				*link = f->hash_next;
+				count--;
+				removed++;
+			} else {
+				link = &f->hash_next;
+			}
+		}
+	}
+	if (!removed)
+		return 0;
+	/* Branches into a fragment no longer current go back to their stubs. (A retired
+	 * fragment's own exits stay: a thread inside it finishes its block through them.) */
+	for (struct jit_exit *e = linkable; e; e = e->next_linkable) {
+		if (e->linked && !fragment_lookup(e->target)) {
+			patch_rel32(e->branch_field, e->stub);
+			e->linked = false;
+		}
+	}
+	retirements++;
+	return removed;
+}
+
+uint64_t fragment_retirements(void)
+{
+	return retirements;
 }
 
 static void free_chunks(struct pool_chunk *c)

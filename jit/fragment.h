@@ -91,6 +91,13 @@ struct jit_exit *fragment_new_exit(enum exit_kind kind, uint64_t target);
 
 /* Forgets every fragment and points every linked branch back at its stub. */
 void fragment_retire_all(void);
+/* Retires just the fragments translated from app code holding one of the pcs (sorted,
+ * ascending): they are forgotten and every branch into them unlinked; their code and
+ * metadata stay until the next reclaim. Returns how many were retired. */
+size_t fragment_retire_holding(const uint64_t *pcs, size_t n);
+/* Counts retirements, full or partial: when it moved, a fragment a thread is in may no
+ * longer be current. */
+uint64_t fragment_retirements(void);
 /* Frees all metadata, current and retired; the code cache is reset alongside. */
 void fragment_reclaim(void);
 uint64_t fragment_generation(void);

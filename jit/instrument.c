@@ -265,6 +265,11 @@ void jit_request_retranslation(void)
 	jit_flush_cache();
 }
 
+void jit_request_retranslation_at(const uint64_t *pcs, size_t n)
+{
+	jit_flush_pcs(pcs, n);
+}
+
 void jit_enable_icount(void)
 {
 	if (icount_slot < 0)

@@ -147,6 +147,9 @@ bool jit_deliver_signal(struct jit_thread *t, int sig, const void *info,
 
 /* Retranslate everything from the next block on (instrumentation changed). */
 void jit_request_retranslation(void);
+/* Retranslate only the blocks holding one of the app pcs (sorted ascending): cheaper when
+ * the client knows where its instrumentation changed. */
+void jit_request_retranslation_at(const uint64_t *pcs, size_t n);
 
 struct jit_client {
 	const char *name;

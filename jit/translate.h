@@ -26,6 +26,7 @@ struct translate_stats {
 	uint64_t blocks;
 	uint64_t links;
 	uint64_t flushes;
+	uint64_t partial_flushes; /* only the fragments holding some pcs */
 };
 extern struct translate_stats translate_stats;
 

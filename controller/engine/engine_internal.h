@@ -45,6 +45,10 @@ struct alarm_ref {
 	uint64_t resolved_pc; /* address / enter_func / exit_func / pcontrol entry; 0: unknown */
 	uint32_t armed;	      /* threads that have this alarm armed */
 	uint64_t global_matches;
+	/* pattern alarms: pcs of the matching instructions translated so far (sorted) */
+	uint64_t *sites;
+	uint32_t nsites, sites_cap;
+	bool sites_overflow; /* too many to track: arming retranslates everything */
 };
 
 struct engine {
@@ -87,6 +91,12 @@ bool engine_is_instruction_alarm(const struct control_alarm *a);
 /* engine_match.c: the JIT client's translation-time matching and callouts. */
 void engine_instrument_block(struct jit_block *b, void *arg);
 void engine_on_budget(const struct jit_callout *c);
+
+/* engine_retranslate.c: retranslating only the blocks an arming change affects. */
+bool engine_is_pattern_alarm(const struct control_alarm *a);
+void engine_note_site(struct alarm_ref *r, uint64_t pc);
+void engine_retranslate_alarm(const struct alarm_ref *r);
+void engine_retranslate_pc(uint64_t pc);
 
 /* engine_symbols.c: resolving symbols and image+offset when images are mapped. */
 void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset,

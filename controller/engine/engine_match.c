@@ -102,7 +102,7 @@ static void add_watch(uint64_t pc)
 	if (watched(pc) || engine.nwatches == ENGINE_MAX_WATCHES)
 		return;
 	engine.watches[engine.nwatches++] = pc;
-	jit_request_retranslation();
+	engine_retranslate_pc(pc);
 }
 
 /* exit_func at a function's entry: remember the outermost activation, then watch for the
@@ -167,9 +167,16 @@ void engine_instrument_block(struct jit_block *b, void *arg)
 		for (uint32_t k = 0; k < engine.nrefs; k++) {
 			struct alarm_ref *r = &engine.refs[k];
 			const struct control_alarm *a = engine_alarm(r);
-			/* exit_func entries are followed even unarmed: "outermost" needs them */
+			/* exit_func entries are followed even unarmed: "outermost" needs them;
+			 * pattern alarms' sites are noted even unarmed, for their arming */
+			bool pattern = engine_is_pattern_alarm(a);
 			bool wanted = r->armed || a->type == CONTROL_ALARM_EXIT_FUNC;
-			if (!wanted || !engine_is_instruction_alarm(a) || !insn_matches(b, i, r))
+			if ((!wanted && !pattern) || !engine_is_instruction_alarm(a) ||
+			    !insn_matches(b, i, r))
+				continue;
+			if (pattern)
+				engine_note_site(r, jit_block_pc(b, i));
+			if (!wanted)
 				continue;
 			jit_insert_callout(b, i, on_alarm, r);
 			if (engine_alarm(r)->type == CONTROL_ALARM_INT3)

@@ -63,7 +63,7 @@ static void set_armed(struct alarm_ref *r, bool on)
 	const struct control_alarm *a = engine_alarm(r);
 	if ((before == 0) != (r->armed == 0) && engine_is_instruction_alarm(a) &&
 	    a->type != CONTROL_ALARM_EXIT_FUNC)
-		jit_request_retranslation();
+		engine_retranslate_alarm(r);
 }
 
 static void arm(struct engine_thread *et, uint32_t chain, uint32_t index, uint64_t icount)

@@ -130,7 +130,7 @@ void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_
 	(void)arg;
 	(void)end;
 	struct elf_file f = {0};
-	bool open = false, changed = false;
+	bool open = false;
 	uint64_t bias = 0;
 	rt_mutex_lock(&engine.lock);
 	for (uint32_t k = 0; k < engine.nrefs; k++) {
@@ -149,12 +149,11 @@ void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_
 		    wants_image(a, path) ? a->u.address.offset : elf_symbol(&f, wanted_symbol(a));
 		if (value) {
 			r->resolved_pc = bias + value;
-			changed |= r->armed > 0 || a->type == CONTROL_ALARM_EXIT_FUNC;
+			if (r->armed > 0 || a->type == CONTROL_ALARM_EXIT_FUNC)
+				engine_retranslate_pc(r->resolved_pc);
 		}
 	}
 	if (open)
 		elf_close(&f);
-	if (changed)
-		jit_request_retranslation();
 	rt_mutex_unlock(&engine.lock);
 }

@@ -197,6 +197,23 @@ interactive) # events sent from another process through scripts/ctrl_client
 	[ "$counts" -gt 1000 ] || expect "region holds instructions" ">1000" "$counts"
 	echo "ok   $case: region of $counts instructions between the two client events"
 	;;
+local_retranslation) # arming and disarming retranslate only the blocks they affect
+	stat() { grep -oE "(: |, )$1 [0-9]+" "$work/err" | awk '{ print $NF }'; }
+	run calls -jit:stats -control start:icount:1000000000000
+	base=$(stat fragments)
+	for chain in start:isa-category:SYSCALL,stop:isa-category:SYSCALL,repeat \
+		start:address:foo,stop:address:bar,repeat; do
+		run calls -jit:stats -control "$chain"
+		expect "$chain: full flushes" 0 "$(stat flushes)"
+		armings=$(stat "partial flushes")
+		extra=$(($(stat fragments) - base))
+		# A full flush per arming would retranslate the ~$base blocks in use each time.
+		[ "$armings" -gt 0 ] && [ "$extra" -le $((4 * armings + 8)) ] ||
+			expect "$chain: blocks retranslated for $armings armings" \
+				"<= $((4 * armings + 8))" "$extra"
+		echo "ok   $case: $chain: $armings armings retranslated $extra of $base blocks"
+	done
+	;;
 *)
 	echo "unknown case $case"
 	exit 2
