@@ -471,3 +471,36 @@ long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss)
 		memcpy((void *)old_ss, &old, sizeof old);
 	return 0;
 }
+
+void jit_app_sigaction(int sig, struct jit_sigaction *act)
+{
+	_Static_assert(sizeof(struct jit_sigaction) == sizeof(struct kernel_sigaction),
+		       "the kernel's layout");
+	memcpy(act, &app_actions[sig], sizeof *act);
+}
+
+void jit_set_app_sigaction(int sig, const struct jit_sigaction *act)
+{
+	signals_app_sigaction(sig, (uint64_t)act, 0, 8);
+}
+
+void jit_app_sigstack(struct jit_sigstack *s)
+{
+	*s = (struct jit_sigstack){(uint64_t)app_altstack.ss_sp, app_altstack.ss_flags,
+				   app_altstack.ss_size};
+}
+
+void jit_set_app_sigstack(const struct jit_sigstack *s)
+{
+	app_altstack = (stack_t){(void *)s->sp, s->flags, s->size};
+}
+
+uint64_t jit_thread_sigmask(const struct jit_thread *t)
+{
+	return current_mask(t);
+}
+
+void jit_thread_set_sigmask(struct jit_thread *t, uint64_t mask)
+{
+	set_mask(t, mask);
+}

@@ -32,6 +32,9 @@ struct record {
 		struct {
 			const char *basename;
 			struct pinball_cause cause;
+			size_t nsigactions; /* the app's signal state at region start */
+			const struct pinball_sigaction *sigactions;
+			struct pinball_sigstack sigstack;
 		} begin;
 		struct pinball_thread thread; /* REC_THREAD and REC_END */
 		struct pinball_map_entry map;

@@ -54,7 +54,8 @@ static void record_thread(enum record_kind kind, struct jit_thread *t, uint64_t 
 	struct jit_regs regs;
 	jit_thread_get_regs(t, &regs);
 	memcpy(r->data, xsave, xlen);
-	r->u.thread = (struct pinball_thread){.tid = jit_thread_id(t), .icount = icount};
+	r->u.thread = (struct pinball_thread){
+	    .tid = jit_thread_id(t), .icount = icount, .signal_mask = jit_thread_sigmask(t)};
 	memcpy(r->u.thread.regs.gpr, regs.gpr, sizeof regs.gpr);
 	r->u.thread.regs.rip = regs.rip;
 	r->u.thread.regs.rflags = regs.rflags;
@@ -105,12 +106,33 @@ static int snapshot_mapping(const struct app_mapping *m, void *arg)
 	return 0;
 }
 
+/* The actions other than the default and the alternate stack, into a REC_BEGIN record
+ * with room for 64 actions. */
+static void describe_signal_state(struct record *r)
+{
+	struct pinball_sigaction *acts = (struct pinball_sigaction *)r->data;
+	size_t n = 0;
+	for (int sig = 1; sig <= 64; sig++) {
+		struct jit_sigaction a;
+		jit_app_sigaction(sig, &a);
+		if (a.handler || a.flags || a.restorer || a.mask)
+			acts[n++] =
+			    (struct pinball_sigaction){sig, a.handler, a.flags, a.restorer, a.mask};
+	}
+	r->u.begin.nsigactions = n;
+	r->u.begin.sigactions = acts;
+	struct jit_sigstack ss;
+	jit_app_sigstack(&ss);
+	r->u.begin.sigstack = (struct pinball_sigstack){ss.sp, ss.flags, ss.size};
+}
+
 static void begin_region(struct jit_thread *t, uint64_t icount)
 {
 	rt_format(rec.path, sizeof rec.path, "%s.%u", rec.basename, rec.region);
-	struct record *r = must_new(REC_BEGIN, 0);
+	struct record *r = must_new(REC_BEGIN, 64 * sizeof(struct pinball_sigaction));
 	r->u.begin.basename = rec.path;
 	r->u.begin.cause = rec.cause;
+	describe_signal_state(r);
 	record_push(r);
 	record_thread(REC_THREAD, t, 0);
 	uint64_t brk_start, brk_cur, brk_mapped;

@@ -25,6 +25,9 @@ static void begin(struct writer_state *s, const struct record *r)
 	s->error[0] = '\0';
 	struct pinball_header hdr = template;
 	hdr.region_start = r->u.begin.cause;
+	hdr.nsigactions = r->u.begin.nsigactions;
+	hdr.sigactions = r->u.begin.sigactions;
+	hdr.sigstack = r->u.begin.sigstack;
 	char err[PINBALL_ERR_MAX];
 	s->w = pinball_writer_create(r->u.begin.basename, &hdr, err);
 	if (!s->w)

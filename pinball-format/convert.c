@@ -1,5 +1,6 @@
 #include "convert.h"
 
+#include <signal.h>
 #include <string.h>
 
 #define NEW(a, type, init)                                                                         \
@@ -101,6 +102,29 @@ Pinball__Header *header_to_pb(const struct pinball_header *h, struct arena *a)
 	ph->page_size = h->page_size ? h->page_size : 4096;
 	ph->creation_time_ns = h->creation_time_ns;
 	ph->pid = h->pid;
+	Pinball__SignalAction **acts = arena_alloc(a, h->nsigactions * sizeof *acts + 1);
+	Pinball__SignalStack *ss = NEW(a, Pinball__SignalStack, pinball__signal_stack__init);
+	if (!acts || !ss)
+		return NULL;
+	for (size_t i = 0; i < h->nsigactions; i++) {
+		const struct pinball_sigaction *sa = &h->sigactions[i];
+		Pinball__SignalAction *pa =
+		    NEW(a, Pinball__SignalAction, pinball__signal_action__init);
+		if (!pa)
+			return NULL;
+		pa->signo = sa->signo;
+		pa->handler = sa->handler;
+		pa->flags = sa->flags;
+		pa->restorer = sa->restorer;
+		pa->mask = sa->mask;
+		acts[i] = pa;
+	}
+	ph->n_signal_actions = h->nsigactions;
+	ph->signal_actions = acts;
+	ss->sp = h->sigstack.sp;
+	ss->flags = h->sigstack.flags;
+	ss->size = h->sigstack.size;
+	ph->signal_stack = ss;
 	return ph;
 }
 
@@ -147,6 +171,22 @@ const char *header_from_pb(const Pinball__Header *ph, struct pinball_header *h, 
 	h->creation_time_ns = ph->creation_time_ns;
 	h->pid = ph->pid;
 	cause_from_pb(ph->region_start, &h->region_start);
+	struct pinball_sigaction *acts = arena_alloc(a, ph->n_signal_actions * sizeof *acts + 1);
+	if (!acts)
+		return "out of memory";
+	for (size_t i = 0; i < ph->n_signal_actions; i++) {
+		const Pinball__SignalAction *pa = ph->signal_actions[i];
+		if (pa->signo < 1 || pa->signo > 64)
+			return "bad signal number in the signal actions";
+		acts[i] = (struct pinball_sigaction){pa->signo, pa->handler, pa->flags,
+						     pa->restorer, pa->mask};
+	}
+	h->nsigactions = ph->n_signal_actions;
+	h->sigactions = acts;
+	h->sigstack = (struct pinball_sigstack){.flags = SS_DISABLE};
+	if (ph->signal_stack)
+		h->sigstack = (struct pinball_sigstack){
+		    ph->signal_stack->sp, ph->signal_stack->flags, ph->signal_stack->size};
 	return NULL;
 }
 
@@ -158,6 +198,7 @@ Pinball__Thread *thread_to_pb(const struct pinball_thread *t, struct arena *a)
 		return NULL;
 	pt->tid = t->tid;
 	pt->icount = t->icount;
+	pt->signal_mask = t->signal_mask;
 	pt->regs = pr;
 	pr->n_gpr = PINBALL_GPR_COUNT;
 	pr->gpr = (uint64_t *)t->regs.gpr;
@@ -177,6 +218,7 @@ const char *thread_from_pb(const Pinball__Thread *pt, struct pinball_thread *t)
 		return "thread record without its 16 general registers";
 	t->tid = pt->tid;
 	t->icount = pt->icount;
+	t->signal_mask = pt->signal_mask;
 	memcpy(t->regs.gpr, pr->gpr, sizeof t->regs.gpr);
 	t->regs.rip = pr->rip;
 	t->regs.rflags = pr->rflags;

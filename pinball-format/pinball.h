@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 0
+#define PINBALL_FORMAT_MINOR 1
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16
@@ -65,6 +65,19 @@ struct pinball_xsave_component {
 	uint32_t index, offset, size;
 };
 
+/* The app's action for a signal (the kernel's struct sigaction). */
+struct pinball_sigaction {
+	int32_t signo;
+	uint64_t handler, flags, restorer, mask;
+};
+
+/* The app's alternate signal stack (flags: SS_DISABLE when there is none). */
+struct pinball_sigstack {
+	uint64_t sp;
+	int32_t flags;
+	uint64_t size;
+};
+
 struct pinball_header {
 	uint16_t format_major, format_minor; /* set by the writer; filled by the reader */
 	const char *tool_version;
@@ -86,6 +99,11 @@ struct pinball_header {
 	uint64_t creation_time_ns;
 	uint32_t pid;
 	struct pinball_cause region_start;
+	/* The app's signal state at region start: the actions other than the default (none in
+	 * a pinball older than format 1.1), and the alternate stack. */
+	size_t nsigactions;
+	const struct pinball_sigaction *sigactions;
+	struct pinball_sigstack sigstack;
 };
 
 struct pinball_regs {
@@ -101,6 +119,7 @@ struct pinball_thread {
 	uint32_t tid;
 	uint64_t icount;
 	struct pinball_regs regs;
+	uint64_t signal_mask; /* blocked signals, bit signo-1 */
 };
 
 struct pinball_map_entry {

@@ -72,6 +72,9 @@ _Noreturn static void finish(struct jit_thread *t, uint64_t icount, bool compare
 	if (got.fs_base != want->fs_base)
 		diverged(t, icount, "the fs base is 0x%lx at the end, recorded 0x%lx", got.fs_base,
 			 want->fs_base);
+	if (rp.in->has_signal_state && jit_thread_sigmask(t) != want->signal_mask)
+		diverged(t, icount, "the signal mask is 0x%lx at the end, recorded 0x%lx",
+			 jit_thread_sigmask(t), want->signal_mask);
 	if (rp.next != rp.in->nevents)
 		diverged(t, icount, "%lu recorded events were not replayed",
 			 rp.in->nevents - rp.next);
@@ -296,10 +299,24 @@ static void instrument(struct jit_block *b, void *arg)
 	jit_insert_budget_check(b, rp.budget_slot, end_check, NULL);
 }
 
+/* The app's signal actions, alternate stack and mask as they were at region start. */
+static void restore_signal_state(struct jit_thread *t)
+{
+	for (size_t i = 0; i < rp.in->nsigactions; i++) {
+		const struct pinball_sigaction *a = &rp.in->sigactions[i];
+		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};
+		jit_set_app_sigaction(a->signo, &act);
+	}
+	const struct pinball_sigstack *ss = &rp.in->sigstack;
+	jit_set_app_sigstack(&(struct jit_sigstack){ss->sp, ss->flags, ss->size});
+	jit_thread_set_sigmask(t, rp.in->start.signal_mask);
+}
+
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
 	(void)pc;
 	(void)arg;
+	restore_signal_state(t);
 	arm_stop(t, 0);
 }
 

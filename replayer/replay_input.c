@@ -43,6 +43,7 @@ static int read_thread(const struct pinball_reader *r, const char *part, uint32_
 		*tid = t.tid;
 		*icount = t.icount;
 		copy_regs(regs, &t.regs);
+		regs->signal_mask = t.signal_mask;
 		if (pinball_next_thread(c, &t) != 0)
 			got = -2;
 	}
@@ -303,6 +304,14 @@ static int claim_future_mappings(struct replay_input *in, char *err, size_t errl
 	return 0;
 }
 
+static void copy_signal_state(const struct pinball_header *h, struct replay_input *in)
+{
+	in->has_signal_state = h->format_major > 1 || h->format_minor >= 1;
+	in->nsigactions = h->nsigactions < 64 ? h->nsigactions : 64;
+	memcpy(in->sigactions, h->sigactions, in->nsigactions * sizeof *in->sigactions);
+	in->sigstack = h->sigstack;
+}
+
 int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof *in);
@@ -325,6 +334,8 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 		rc = read_events(r, in, err, errlen);
 	if (!rc)
 		rc = claim_future_mappings(in, err, errlen);
+	if (!rc)
+		copy_signal_state(pinball_reader_header(r), in);
 	const struct pinball_cause *stop = pinball_reader_region_stop(r);
 	in->ends_at_exit = stop && stop->kind && !strcmp(stop->kind, "exit");
 	pinball_reader_close(r);

@@ -33,6 +33,7 @@ struct replay_regs {
 	uint64_t gpr[PINBALL_GPR_COUNT], rip, rflags, fs_base;
 	uint8_t *xsave;
 	size_t xsave_len;
+	uint64_t signal_mask;
 };
 
 enum { REPLAY_MAX_OWNED = 1024 };
@@ -48,6 +49,12 @@ struct replay_input {
 	bool has_brk;
 	uint64_t owned[REPLAY_MAX_OWNED][2]; /* the recorded mappings, as mapped at load */
 	size_t nowned;
+	/* The app's signal state at region start (a pinball older than format 1.1 has none:
+	 * has_signal_state is false and everything is the default). */
+	bool has_signal_state;
+	struct pinball_sigaction sigactions[64];
+	size_t nsigactions;
+	struct pinball_sigstack sigstack;
 };
 
 /* Opens pinball `basename`, maps its memory at the recorded addresses and reads the rest.

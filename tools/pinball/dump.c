@@ -31,6 +31,14 @@ static void dump_header(struct pinball_reader *r)
 	       h->region_start.icount);
 	printf("meta region_stop kind=%s spec=%s tid=%u icount=%" PRIu64 "\n", stop->kind,
 	       stop->spec, stop->tid, stop->icount);
+	for (size_t i = 0; i < h->nsigactions; i++) {
+		const struct pinball_sigaction *a = &h->sigactions[i];
+		printf("meta sigaction signo=%d handler=0x%" PRIx64 " flags=0x%" PRIx64
+		       " restorer=0x%" PRIx64 " mask=0x%" PRIx64 "\n",
+		       a->signo, a->handler, a->flags, a->restorer, a->mask);
+	}
+	printf("meta sigaltstack sp=0x%" PRIx64 " flags=%d size=%" PRIu64 "\n", h->sigstack.sp,
+	       h->sigstack.flags, h->sigstack.size);
 	for (size_t i = 0; i < pinball_reader_part_count(r); i++) {
 		const struct pinball_part_info *p = pinball_reader_part(r, i);
 		printf("meta part name=%s records=%" PRIu64 " raw=%" PRIu64 " stored=%" PRIu64
@@ -63,9 +71,9 @@ static void print_thread(const char *part, const struct pinball_thread *t)
 	for (int i = 0; i < PINBALL_GPR_COUNT; i++)
 		printf(" %s=0x%" PRIx64, names[i], t->regs.gpr[i]);
 	printf(" rip=0x%" PRIx64 " rflags=0x%" PRIx64 " fs_base=0x%" PRIx64 " gs_base=0x%" PRIx64
-	       " xsave_bytes=%zu xsave_hash=%016" PRIx64 "\n",
+	       " xsave_bytes=%zu xsave_hash=%016" PRIx64 " signal_mask=0x%" PRIx64 "\n",
 	       t->regs.rip, t->regs.rflags, t->regs.fs_base, t->regs.gs_base, t->regs.xsave_len,
-	       fnv1a(t->regs.xsave, t->regs.xsave_len));
+	       fnv1a(t->regs.xsave, t->regs.xsave_len), t->signal_mask);
 }
 
 static void print_event(const char *part, const struct pinball_event *e)
