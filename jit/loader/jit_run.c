@@ -104,8 +104,12 @@ _Noreturn static void enter(struct jit_thread *t, uint64_t pc, unsigned stress_s
 	if (t->safe_point_pending)
 		instrument_safe_point(t, 0);
 	fflush(NULL);
+	/* As in jit_dispatch: waiting for the lock counts as stopped, or a world stop (the
+	 * -jit:stress_stop_ms helper's) that holds the lock would wait for this thread. */
+	__atomic_store_n(&t->in_runtime, 1, __ATOMIC_SEQ_CST);
 	runtime_lock();
 	t->jump_target = (uint64_t)dispatch_find_fragment(pc)->cache_pc;
+	__atomic_store_n(&t->in_runtime, 0, __ATOMIC_SEQ_CST);
 	runtime_unlock();
 	jit_resume_cache();
 }
