@@ -56,6 +56,8 @@ struct jit_block {
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
 void instrument_at_exit(int status);
+/* Whether every client lets a vfork child run in the parent's memory now. */
+bool instrument_vfork_shares_memory(void);
 void instrument_thread_start(struct jit_thread *t, uint64_t pc);
 void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset);
 bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6]);

@@ -9,6 +9,9 @@ static void clear_lookup_tables(void)
 {
 	for (size_t i = 0; i < threads_count(); i++)
 		thread_clear_ibl(threads_at(i));
+	for (size_t i = 0; i < threads_vfork_slots(); i++)
+		if (threads_vfork_child_at(i))
+			thread_clear_ibl(threads_vfork_child_at(i));
 }
 
 void jit_flush_cache(void)

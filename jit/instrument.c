@@ -219,9 +219,13 @@ void jit_request_safe_point(struct jit_thread *t)
 	jit_flush_cache(); /* unlinks everything: the thread leaves at its block's end */
 }
 
+/* A vfork child is no thread of the process the clients watch (instrument.h): none of
+ * their per-thread hooks runs on it. */
 bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6])
 {
 	bool taken = false;
+	if (t->vfork_child)
+		return false;
 	for (int i = 0; i < client_count && !taken; i++)
 		if (clients[i]->syscall_pre)
 			taken = clients[i]->syscall_pre(t, nr, args, clients[i]->arg);
@@ -230,6 +234,8 @@ bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6])
 
 void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], long result)
 {
+	if (t->vfork_child)
+		return;
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->syscall_post)
 			clients[i]->syscall_post(t, nr, args, result, clients[i]->arg);
@@ -238,6 +244,8 @@ void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], 
 void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 				const struct jit_sigaction *act, uint64_t old_mask)
 {
+	if (t->vfork_child)
+		return;
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->signal_delivery)
 			clients[i]->signal_delivery(t, sig, info, act, old_mask, clients[i]->arg);
@@ -246,6 +254,8 @@ void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 void instrument_safe_point(struct jit_thread *t, uint64_t icount)
 {
 	t->safe_point_pending = false;
+	if (t->vfork_child)
+		return;
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->safe_point)
 			clients[i]->safe_point(t, icount, clients[i]->arg);
@@ -346,6 +356,15 @@ void instrument_block(struct jit_block *b)
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->instrument_block)
 			clients[i]->instrument_block(b, clients[i]->arg);
+}
+
+bool instrument_vfork_shares_memory(void)
+{
+	for (int i = 0; i < client_count; i++)
+		if (!clients[i]->vfork_shares_memory ||
+		    !clients[i]->vfork_shares_memory(clients[i]->arg))
+			return false;
+	return true;
 }
 
 void instrument_at_exit(int status)

@@ -197,6 +197,15 @@ struct jit_client {
 	/* Once, on the exiting thread, when the process exits normally (exit_group or the last
 	 * thread's exit). Not called when the app dies of a signal. */
 	void (*at_exit)(int status, void *arg);
+	/* Whether a clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) may run now as it
+	 * does natively, in the parent's memory until it execs or exits. Such a child is no
+	 * thread of the process: no hook above runs on it (not even at_exit), it takes no
+	 * thread id of its own (jit_thread_id answers its parent's) and jit_thread_count does
+	 * not count it, but it runs the client's inline code and callouts, on its own thread
+	 * block. When some client has no such hook or answers false, the child runs in a copy
+	 * of the parent's memory instead (a fork the parent waits for): then what it writes
+	 * for the parent, such as posix_spawn's exec error, is lost. */
+	bool (*vfork_shares_memory)(void *arg);
 };
 
 /* Clients are kept by reference; register them before jit_start. */

@@ -43,3 +43,11 @@ bool runtime_lock_held(void)
 {
 	return __atomic_load_n(&owner, __ATOMIC_RELAXED) == rt_gettid();
 }
+
+void runtime_lock_forget(long tid)
+{
+	long held_by = tid;
+	if (tid > 0 && __atomic_compare_exchange_n(&owner, &held_by, 0, false, __ATOMIC_RELAXED,
+						   __ATOMIC_RELAXED))
+		rt_mutex_unlock(&lock);
+}

@@ -20,4 +20,8 @@ void runtime_unlock_from_handler(struct jit_thread *t);
  * signal handler takes it only when it does not). */
 bool runtime_lock_held(void);
 
+/* Frees the lock if the dead task `tid` held it: a vfork child shares the lock with its
+ * parent and may have been killed inside the runtime. */
+void runtime_lock_forget(long tid);
+
 #endif

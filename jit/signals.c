@@ -44,8 +44,20 @@ struct pending_signals {
 	uint64_t suspend_mask;
 };
 
-static struct kernel_sigaction app_actions[NSIG_KERNEL];
-static stack_t app_altstack = {.ss_flags = SS_DISABLE};
+/* The app's actions and alternate stack: the process's, or a vfork child's own copy (the
+ * child shares our memory but not our signal state: glibc's posix_spawn child resets the
+ * actions of handled signals, which must not change the parent's). */
+struct app_signal_state {
+	struct kernel_sigaction actions[NSIG_KERNEL];
+	stack_t altstack;
+};
+
+static struct app_signal_state process_state = {.altstack = {.ss_flags = SS_DISABLE}};
+
+static struct app_signal_state *app_state(const struct jit_thread *t)
+{
+	return t->own_signals ? t->own_signals : &process_state;
+}
 
 extern void signals_restorer(void);
 __asm__(".text\n"
@@ -121,9 +133,9 @@ void signals_die_by(int sig)
 	__builtin_unreachable();
 }
 
-static bool app_has_handler(int sig)
+static bool app_has_handler(const struct jit_thread *t, int sig)
 {
-	uint64_t h = app_actions[sig].handler;
+	uint64_t h = app_state(t)->actions[sig].handler;
 	return h != (uint64_t)SIG_DFL && h != (uint64_t)SIG_IGN;
 }
 
@@ -132,11 +144,11 @@ static bool push_frame(struct jit_thread *t, int sig, const siginfo_t *info,
 		       const struct kernel_sigaction *a, uint64_t old_mask)
 {
 	struct frame_action fa = {a->handler, a->flags, a->restorer, a->mask};
-	if (!signal_frame_push(t, sig, info, &fa, &app_altstack, old_mask))
+	if (!signal_frame_push(t, sig, info, &fa, &app_state(t)->altstack, old_mask))
 		return false;
 	set_mask(t, old_mask | a->mask | ((a->flags & SA_NODEFER) ? 0 : bit(sig)));
 	if (a->flags & SA_RESETHAND) {
-		app_actions[sig].handler = (uint64_t)SIG_DFL;
+		app_state(t)->actions[sig].handler = (uint64_t)SIG_DFL;
 		if (!is_fault_signal(sig)) {
 			struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
 			kernel_sigaction(sig, &dfl, NULL);
@@ -155,15 +167,14 @@ bool jit_deliver_signal(struct jit_thread *t, int sig, const void *info,
 /* Calls the app's handler for sig: frame, mask, SA_RESETHAND. */
 static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
 {
-	const struct kernel_sigaction *a = &app_actions[sig];
-	struct kernel_sigaction copy = *a; /* SA_RESETHAND changes app_actions[sig] */
+	struct kernel_sigaction copy = app_state(t)->actions[sig]; /* SA_RESETHAND changes it */
 	if (!push_frame(t, sig, info, &copy, current_mask(t)))
 		signals_die_by(SIGSEGV); /* as the kernel does when the frame cannot be written */
 }
 
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
 {
-	if (app_has_handler(sig)) {
+	if (app_has_handler(t, sig)) {
 		siginfo_t info;
 		memset(&info, 0, sizeof info);
 		info.si_signo = sig;
@@ -231,7 +242,7 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	if (code_cache_contains(pc)) {
 		struct jit_thread *t = current_thread();
 		/* a fault the app blocks is fatal, as the kernel forces it */
-		if (app_has_handler(sig) && !(current_mask(t) & bit(sig))) {
+		if (app_has_handler(t, sig) && !(current_mask(t) & bit(sig))) {
 			deliver_fault(t, sig, info, uc);
 			return;
 		}
@@ -296,13 +307,23 @@ void signals_init(struct jit_thread *t)
 {
 	signals_init_thread(t);
 	for (int sig = 1; sig < NSIG_KERNEL; sig++)
-		kernel_sigaction(sig, NULL, &app_actions[sig]);
+		kernel_sigaction(sig, NULL, &process_state.actions[sig]);
 	for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
 		install(fault_signals[i], on_fault);
 }
 
+bool signals_own_copy(struct jit_thread *child, const struct jit_thread *parent)
+{
+	child->own_signals = rt_calloc(1, sizeof *child->own_signals);
+	if (child->own_signals)
+		*child->own_signals = *app_state(parent);
+	return child->own_signals != NULL;
+}
+
 void signals_release_thread(struct jit_thread *t)
 {
+	rt_free(t->own_signals);
+	t->own_signals = NULL;
 	if (!t->signals)
 		return;
 	if (t->signals->alt_stack)
@@ -368,12 +389,12 @@ void signals_deliver_pending(struct jit_thread *t)
 		return;
 	int sig = __builtin_ctzll(deliverable) + 1;
 	__atomic_and_fetch(&t->signals->set, ~bit(sig), __ATOMIC_ACQ_REL);
-	if (app_has_handler(sig)) {
-		const struct kernel_sigaction *a = &app_actions[sig];
+	if (app_has_handler(t, sig)) {
+		const struct kernel_sigaction *a = &app_state(t)->actions[sig];
 		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};
 		instrument_signal_delivery(t, sig, &t->signals->info[sig], &act, current_mask(t));
 		call_handler(t, sig, &t->signals->info[sig]);
-	} else if (app_actions[sig].handler == (uint64_t)SIG_DFL) {
+	} else if (app_state(t)->actions[sig].handler == (uint64_t)SIG_DFL) {
 		/* the app reset the action meanwhile: the kernel's default, for real */
 		rt_tgkill(rt_getpid(), rt_gettid(), sig);
 	}
@@ -417,7 +438,7 @@ bool signals_restart_syscall(const struct jit_thread *t, long nr)
 	if (!deliverable)
 		return false;
 	int sig = __builtin_ctzll(deliverable) + 1;
-	return app_has_handler(sig) && (app_actions[sig].flags & SA_RESTART);
+	return app_has_handler(t, sig) && (app_state(t)->actions[sig].flags & SA_RESTART);
 }
 
 void signals_sigreturn(struct jit_thread *t)
@@ -428,20 +449,22 @@ void signals_sigreturn(struct jit_thread *t)
 	set_mask(t, mask);
 }
 
-long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize)
+long signals_app_sigaction(struct jit_thread *t, int sig, uint64_t act, uint64_t oldact,
+			   uint64_t sigsetsize)
 {
+	struct kernel_sigaction *actions = app_state(t)->actions;
 	if (sig < 1 || sig >= NSIG_KERNEL || sigsetsize != 8)
 		return -EINVAL;
 	if (act && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
-	struct kernel_sigaction old = app_actions[sig];
+	struct kernel_sigaction old = actions[sig];
 	struct kernel_sigaction new;
 	if (act && !copy_in(&new, act, sizeof new))
 		return -EFAULT;
 	if (act) {
-		app_actions[sig] = new;
+		actions[sig] = new;
 		if (!is_fault_signal(sig)) {
-			if (app_has_handler(sig)) {
+			if (app_has_handler(t, sig)) {
 				install(sig, on_async);
 			} else {
 				struct kernel_sigaction plain = {.handler = new.handler};
@@ -454,9 +477,10 @@ long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigs
 	return 0;
 }
 
-long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss)
+long signals_app_sigaltstack(struct jit_thread *t, uint64_t ss, uint64_t old_ss)
 {
-	stack_t old = app_altstack;
+	stack_t *altstack = &app_state(t)->altstack;
+	stack_t old = *altstack;
 	if (ss) {
 		stack_t s;
 		if (!copy_in(&s, ss, sizeof s))
@@ -465,7 +489,7 @@ long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss)
 			return -EINVAL;
 		if (!(s.ss_flags & SS_DISABLE) && s.ss_size < LEGACY_MINSIGSTKSZ)
 			return -ENOMEM;
-		app_altstack = s;
+		*altstack = s;
 	}
 	if (old_ss)
 		memcpy((void *)old_ss, &old, sizeof old);

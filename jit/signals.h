@@ -25,9 +25,15 @@ void signals_init_thread(struct jit_thread *t);
 /* An exited thread's signal state and stack go (the thread no longer runs). */
 void signals_release_thread(struct jit_thread *t);
 
-/* rt_sigaction and sigaltstack as the app sees them. Return the syscall result. */
-long signals_app_sigaction(int sig, uint64_t act, uint64_t oldact, uint64_t sigsetsize);
-long signals_app_sigaltstack(uint64_t ss, uint64_t old_ss);
+/* A vfork child gets its own copy of the app's actions and alternate stack, as the kernel
+ * gives it its own handlers; false when out of memory. Freed by signals_release_thread. */
+bool signals_own_copy(struct jit_thread *child, const struct jit_thread *parent);
+
+/* rt_sigaction and sigaltstack as the app sees them (t's process). Return the syscall
+ * result. */
+long signals_app_sigaction(struct jit_thread *t, int sig, uint64_t act, uint64_t oldact,
+			   uint64_t sigsetsize);
+long signals_app_sigaltstack(struct jit_thread *t, uint64_t ss, uint64_t old_ss);
 
 /* rt_sigprocmask as the app sees it (its mask; the real one keeps fault signals open). */
 long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64_t oldset,

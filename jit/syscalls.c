@@ -68,16 +68,11 @@ static long arch_prctl(struct jit_thread *t, long code, long addr)
 	}
 }
 
-/* Processes only: the runtime has one thread per process for now. The child continues
- * in the dispatcher with a copy of everything, on the stack and TLS the app asked for. */
-/* A new app thread: its own thread block and runtime stack, the parent's state with rax 0,
- * the stack and TLS it asked for, starting after the syscall. */
-static long app_clone_thread(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
-			     long child_tid, long tls)
+/* The parent's state for a new thread or vfork child: rax 0, the stack and TLS it asked
+ * for, starting after the syscall. */
+static void child_state(struct jit_thread *c, struct jit_thread *t, unsigned long flags, long stack,
+			long tls)
 {
-	struct jit_thread *c = thread_create();
-	if (!c)
-		return -ENOMEM;
 	memcpy(c->gpr, t->gpr, sizeof c->gpr);
 	c->gpr[GPR_RAX] = 0;
 	c->gpr[GPR_RCX] = t->app_pc; /* what the syscall instruction leaves */
@@ -89,6 +84,18 @@ static long app_clone_thread(struct jit_thread *t, unsigned long flags, long sta
 	memcpy(c->xsave_area, t->xsave_area, sizeof c->xsave_area);
 	c->app_pc = t->app_pc;
 	c->parent = t;
+}
+
+/* A new app thread: its own thread block and runtime stack. */
+static long app_clone_thread(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
+			     long child_tid, long tls)
+{
+	if (t->vfork_child)
+		fatal("a vfork child creates a thread: not supported");
+	struct jit_thread *c = thread_create();
+	if (!c)
+		return -ENOMEM;
+	child_state(c, t, flags, stack, tls);
 	instrument_thread_start(c, c->app_pc);
 	c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
 	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
@@ -107,7 +114,54 @@ void jit_child_start(struct jit_thread *c)
 	c->os_tid = (int32_t)rt_gettid();
 	signals_init_thread(c);
 	signals_inherit_mask(c, c->parent);
+	if (c->vfork_child) {
+		/* Counted as in the runtime until now (see app_clone_vfork): enter the cache as
+		 * jit_dispatch leaves it, where the code may have changed meanwhile. */
+		runtime_lock();
+		c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
+		__atomic_store_n(&c->in_runtime, 0, __ATOMIC_SEQ_CST);
+		runtime_unlock();
+	}
 	jit_resume_cache();
+}
+
+/* clone(CLONE_VM|CLONE_VFORK), what vfork and glibc's posix_spawn do: the child runs as
+ * natively, in our memory until it execs or exits, so that what it writes for us arrives
+ * (posix_spawn's child writes its exec error in the parent's memory, then exits 127).
+ * Like a thread it gets its own thread block and runtime stack and resumes in the cache
+ * after the syscall with rax 0, on the stack it asked for; unlike a thread it is another
+ * process: the real flags stay (the kernel gives it its own signal handlers, so it gets
+ * its own copy of the app's actions too), it takes no thread number, and no client hook
+ * runs on it (instrument.h). The kernel holds this thread in clone until the child execs
+ * or exits: the runtime lock is free meanwhile for the child to run, and the child's block
+ * goes when clone returns, when the child no longer touches our memory.
+ * False when it cannot be done (clients, resources): the caller runs a copy instead. */
+static bool app_clone_vfork(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
+			    long child_tid, long tls, long *result)
+{
+	if (t->vfork_child || !instrument_vfork_shares_memory())
+		return false;
+	struct jit_thread *c = thread_create_vfork_child(t);
+	if (!c)
+		return false;
+	if (!signals_own_copy(c, t)) {
+		thread_release_vfork_child(c);
+		return false;
+	}
+	child_state(c, t, flags, stack, tls);
+	/* Stopped for world_stop until it enters the cache (jit_child_start). */
+	c->in_runtime = 1;
+	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
+	runtime_unlock();
+	*result = jit_clone_thread(real, c, (int *)parent_tid, (int *)child_tid);
+	/* The child is gone from our memory: a stop-the-world must not wait for it, and if it
+	 * was killed inside the runtime, the lock it held is free again. */
+	__atomic_store_n(&c->exited, 1, __ATOMIC_RELEASE);
+	runtime_lock_forget(*result);
+	runtime_lock();
+	rt_free(c->exec_argv); /* its execve succeeded: the arguments stayed in our heap */
+	thread_release_vfork_child(c);
+	return true;
 }
 
 static long app_clone(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
@@ -118,8 +172,14 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
 		fatal("clone with CLONE_VM and without CLONE_THREAD or CLONE_VFORK is not "
 		      "supported yet");
+	long r;
+	if ((flags & CLONE_VM) && app_clone_vfork(t, flags, stack, parent_tid, child_tid, tls, &r))
+		return r;
+	/* A process with a copy of everything, continuing in the dispatcher on the stack and
+	 * TLS it asked for. A CLONE_VFORK child too when it cannot share our memory (see
+	 * app_clone_vfork): we still wait for its exec or exit. */
 	unsigned long real = flags & ~(unsigned long)(CLONE_VM | CLONE_SETTLS);
-	long r = rt_syscall6(SYS_clone, (long)real, 0, parent_tid, child_tid, 0, 0);
+	r = rt_syscall6(SYS_clone, (long)real, 0, parent_tid, child_tid, 0, 0);
 	if (r == 0) {
 		if (stack)
 			t->gpr[GPR_RSP] = (uint64_t)stack;
@@ -160,10 +220,20 @@ static size_t count_strings(char *const *v)
 	return n;
 }
 
-static long app_execve(const char *path, char *const *argv, char *const *envp)
+/* The runtime lock is free during the exec: a vfork child shares it with its parent, which
+ * must find it free once the exec succeeded. */
+static long execve_unlocked(const char *path, char *const *argv, char *const *envp)
+{
+	runtime_unlock();
+	long r = rt_syscall3(SYS_execve, (long)path, (long)argv, (long)envp);
+	runtime_lock();
+	return r;
+}
+
+static long app_execve(struct jit_thread *t, const char *path, char *const *argv, char *const *envp)
 {
 	if (!jit_config.follow_execv)
-		return rt_syscall3(SYS_execve, (long)path, (long)argv, (long)envp);
+		return execve_unlocked(path, argv, envp);
 	long check = exec_precheck(path);
 	if (check < 0)
 		return check;
@@ -183,7 +253,9 @@ static long app_execve(const char *path, char *const *argv, char *const *envp)
 	nargv[k++] = (char *)path;
 	for (size_t i = 1; i < args; i++)
 		nargv[k++] = argv[i];
-	long r = rt_syscall3(SYS_execve, (long)nargv[0], (long)nargv, (long)envp);
+	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
+	long r = execve_unlocked(nargv[0], nargv, envp);
+	t->exec_argv = NULL;
 	rt_free(nargv);
 	return r;
 }
@@ -226,6 +298,17 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_mremap:
 		return app_mremap(a);
 	case SYS_exit:
+	case SYS_exit_group:
+		if (t->vfork_child) {
+			/* Its own process ends: nothing to report for the parent's, whose lock
+			 * must stay usable. */
+			__atomic_store_n(&t->exited, 1, __ATOMIC_RELEASE);
+			runtime_unlock();
+			rt_exit_group((int)a[0]);
+			__builtin_unreachable();
+		}
+		if (nr == SYS_exit_group)
+			process_exit((int)a[0]);
 		if (threads_live() > 1) {
 			threads_exiting(t);
 			runtime_unlock();
@@ -233,10 +316,8 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 				    a[0]); /* the kernel clears and wakes CHILD_CLEARTID */
 		}
 		process_exit((int)a[0]);
-	case SYS_exit_group:
-		process_exit((int)a[0]);
 	case SYS_rt_sigaction:
-		return signals_app_sigaction((int)a[0], (uint64_t)a[1], (uint64_t)a[2],
+		return signals_app_sigaction(t, (int)a[0], (uint64_t)a[1], (uint64_t)a[2],
 					     (uint64_t)a[3]);
 	case SYS_rt_sigprocmask:
 		return signals_app_sigprocmask(t, (int)a[0], (uint64_t)a[1], (uint64_t)a[2],
@@ -247,7 +328,7 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		runtime_lock();
 		return r;
 	case SYS_sigaltstack:
-		return signals_app_sigaltstack((uint64_t)a[0], (uint64_t)a[1]);
+		return signals_app_sigaltstack(t, (uint64_t)a[0], (uint64_t)a[1]);
 	case SYS_rt_sigreturn:
 		signals_sigreturn(t);
 		return 0; /* not a result: syscall_dispatch leaves the restored registers */
@@ -256,11 +337,11 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_clone:
 		return app_clone(t, (unsigned long)a[0], a[1], a[2], a[3], a[4]);
 	case SYS_vfork:
-		return app_clone(t, SIGCHLD, 0, 0, 0, 0);
+		return app_clone(t, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
 	case SYS_fork:
 		return app_clone(t, SIGCHLD, 0, 0, 0, 0);
 	case SYS_execve:
-		return app_execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
+		return app_execve(t, (const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
 	case SYS_execveat:
 		if (jit_config.follow_execv)
 			fatal("execveat is not supported yet under -follow_execv 1");

@@ -103,7 +103,12 @@ struct jit_thread {
 	uint32_t tid; /* Pin-style thread number, from 0 in creation order */
 	int32_t os_tid;
 	void *rt_stack_base;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 116];
+	/* A clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) running in its parent's
+	 * memory until it execs or exits: not a thread of the process (threads.c). */
+	int vfork_child;
+	struct app_signal_state *own_signals; /* a vfork child's own signal actions */
+	void *exec_argv;		      /* a vfork child's execve arguments, to free */
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 144];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

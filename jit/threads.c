@@ -13,7 +13,7 @@
 #define HWCAP2_FSGSBASE (1 << 1)
 #endif
 
-enum { RT_STACK_SIZE = 1 << 20, MAX_THREADS = 1 << 16 };
+enum { RT_STACK_SIZE = 1 << 20, MAX_THREADS = 1 << 16, MAX_VFORK_CHILDREN = 64 };
 
 extern void jit_dispatch_entry(void);
 extern void jit_ibl_miss(void);
@@ -24,6 +24,7 @@ static int use_xsaveopt;
 static struct jit_thread *threads[MAX_THREADS];
 static size_t live; /* started and not exited */
 static size_t thread_total;
+static struct jit_thread *vfork_children[MAX_VFORK_CHILDREN];
 
 int threads_init(uint64_t hwcap2, const char **why)
 {
@@ -73,15 +74,18 @@ static void reclaim_exited(void)
 	}
 }
 
-struct jit_thread *thread_create(void)
+/* A thread block with its runtime stack and lookup table, in no registry. */
+static struct jit_thread *block_new(void)
 {
-	reclaim_exited();
-	if (thread_total == MAX_THREADS)
-		return NULL;
 	struct jit_thread *t = map_rw(TB_MAPPING_SIZE);
 	void *stack = map_rw(RT_STACK_SIZE);
-	if (!t || !stack)
+	if (!t || !stack) {
+		if (t)
+			rt_munmap(t, TB_MAPPING_SIZE);
+		if (stack)
+			rt_munmap(stack, RT_STACK_SIZE);
 		return NULL;
+	}
 	t->self = (uint64_t)t;
 	t->tcb_unused[1] = (uint64_t)t; /* glibc's header.self at 0x10 */
 	/* Any fixed canary works: runtime code only compares it with itself. */
@@ -94,13 +98,65 @@ struct jit_thread *thread_create(void)
 	thread_clear_ibl(t);
 	t->use_fsgsbase = use_fsgsbase;
 	t->use_xsaveopt = use_xsaveopt;
-	t->tid = (uint32_t)thread_total;
 	t->os_tid = (int32_t)rt_gettid();
 	threads_init_xsave(t->xsave_area);
+	return t;
+}
+
+struct jit_thread *thread_create(void)
+{
+	reclaim_exited();
+	if (thread_total == MAX_THREADS)
+		return NULL;
+	struct jit_thread *t = block_new();
+	if (!t)
+		return NULL;
+	t->tid = (uint32_t)thread_total;
 	threads[thread_total] = t;
 	__atomic_store_n(&thread_total, thread_total + 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&live, 1, __ATOMIC_ACQ_REL);
 	return t;
+}
+
+/* vfork children are kept apart from the threads: they take no thread number, do not count
+ * as live threads of the process and are never reported; only stopping the world and
+ * flushing must see them, since they run code from the shared cache. Changed and walked
+ * under the runtime lock. */
+struct jit_thread *thread_create_vfork_child(const struct jit_thread *parent)
+{
+	for (size_t i = 0; i < MAX_VFORK_CHILDREN; i++) {
+		if (vfork_children[i])
+			continue;
+		struct jit_thread *t = block_new();
+		if (!t)
+			return NULL;
+		t->vfork_child = 1;
+		t->tid = parent->tid; /* what jit_thread_id says in a callout it runs */
+		__atomic_store_n(&vfork_children[i], t, __ATOMIC_RELEASE);
+		return t;
+	}
+	return NULL;
+}
+
+void thread_release_vfork_child(struct jit_thread *t)
+{
+	for (size_t i = 0; i < MAX_VFORK_CHILDREN; i++)
+		if (vfork_children[i] == t)
+			__atomic_store_n(&vfork_children[i], NULL, __ATOMIC_RELEASE);
+	signals_release_thread(t);
+	rt_munmap(t->rt_stack_base, RT_STACK_SIZE);
+	rt_munmap(t, TB_MAPPING_SIZE);
+}
+
+size_t threads_vfork_slots(void)
+{
+	return MAX_VFORK_CHILDREN;
+}
+
+struct jit_thread *threads_vfork_child_at(size_t slot)
+{
+	return slot < MAX_VFORK_CHILDREN ? __atomic_load_n(&vfork_children[slot], __ATOMIC_ACQUIRE)
+					 : NULL;
 }
 
 int thread_install_gs(struct jit_thread *t)

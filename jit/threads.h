@@ -20,6 +20,15 @@ void threads_init_xsave(uint8_t *area);
 /* A new thread block with its runtime stack and indirect-branch table. NULL on failure. */
 struct jit_thread *thread_create(void);
 
+/* A thread block for a clone(CLONE_VM|CLONE_VFORK) child of parent, which is no thread of
+ * this process: no thread number of its own, not among threads_count/threads_live. NULL
+ * when none is free. Released by the parent once the child exec'd or exited. */
+struct jit_thread *thread_create_vfork_child(const struct jit_thread *parent);
+void thread_release_vfork_child(struct jit_thread *t);
+/* The vfork children running in this address space: slots, NULL when free. */
+size_t threads_vfork_slots(void);
+struct jit_thread *threads_vfork_child_at(size_t slot);
+
 /* Points %gs at t for the calling thread. */
 int thread_install_gs(struct jit_thread *t);
 

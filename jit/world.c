@@ -16,18 +16,28 @@ static bool stopped(const struct jit_thread *t)
 	       __atomic_load_n(&t->in_runtime, __ATOMIC_SEQ_CST);
 }
 
+static void wait_stopped(const struct jit_thread *t, const struct jit_thread *self)
+{
+	while (t != self && !stopped(t)) {
+		struct timespec pause = {0, 20000};
+		rt_syscall2(SYS_nanosleep, (long)&pause, 0);
+	}
+}
+
 void world_stop(const struct jit_thread *self)
 {
 	fragment_unlink_all();
 	for (size_t i = 0; i < threads_count(); i++)
 		thread_clear_ibl(threads_at(i));
-	for (size_t i = 0; i < threads_count(); i++) {
-		const struct jit_thread *t = threads_at(i);
-		while (t != self && !stopped(t)) {
-			struct timespec pause = {0, 20000};
-			rt_syscall2(SYS_nanosleep, (long)&pause, 0);
-		}
-	}
+	for (size_t i = 0; i < threads_vfork_slots(); i++)
+		if (threads_vfork_child_at(i))
+			thread_clear_ibl(threads_vfork_child_at(i));
+	for (size_t i = 0; i < threads_count(); i++)
+		wait_stopped(threads_at(i), self);
+	/* vfork children run from the same cache (they leave the list under the lock we hold) */
+	for (size_t i = 0; i < threads_vfork_slots(); i++)
+		if (threads_vfork_child_at(i))
+			wait_stopped(threads_vfork_child_at(i), self);
 	stops++;
 }
 

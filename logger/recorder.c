@@ -436,8 +436,17 @@ static void instrument(struct jit_block *b, void *arg)
 		nondet_instrument_block(b, nondet_callout);
 }
 
+/* Out of a region the recorder does nothing a vfork child could disturb: it may run in our
+ * memory (and posix_spawn report exec errors). In a region it runs in a copy, unrecorded. */
+static bool vfork_shares_memory(void *arg)
+{
+	(void)arg;
+	return rec.disabled || rec.state == OUT;
+}
+
 static const struct jit_client client = {
     .name = "recorder",
+    .vfork_shares_memory = vfork_shares_memory,
     .instrument_block = instrument,
     .syscall_pre = syscall_pre,
     .syscall_post = syscall_post,

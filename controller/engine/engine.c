@@ -10,8 +10,17 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 	engine_thread_born(t, pc);
 }
 
+/* Without alarms the engine inserts nothing a vfork child could run: it may run in the
+ * parent's memory. With alarms it runs in a copy (it is no thread the engine knows). */
+static bool vfork_shares_memory(void *arg)
+{
+	(void)arg;
+	return engine.spec->nchains == 0;
+}
+
 static const struct jit_client client = {
     .name = "controller",
+    .vfork_shares_memory = vfork_shares_memory,
     .instrument_block = engine_instrument_block,
     .thread_start = thread_start,
     .image_mapped = engine_image_mapped,
