@@ -146,18 +146,17 @@ bool jit_deliver_signal(struct jit_thread *t, int sig, const void *info,
 			const struct jit_sigaction *act, uint64_t old_mask);
 
 /* The app's signal state as the runtime keeps it, for a recorder to save at region start
- * and a replayer to put back. Actions (sig 1..64) and the alternate stack are the
- * process's; the mask is the thread's (set it from the thread itself: its real mask
- * follows). */
-void jit_app_sigaction(int sig, struct jit_sigaction *act);
-void jit_set_app_sigaction(int sig, const struct jit_sigaction *act);
+ * and a replayer to put back. Actions (sig 1..64) and the alternate stack are those of t's
+ * process; the mask is t's own (set it from t itself: its real mask follows). */
+void jit_app_sigaction(const struct jit_thread *t, int sig, struct jit_sigaction *act);
+void jit_set_app_sigaction(struct jit_thread *t, int sig, const struct jit_sigaction *act);
 struct jit_sigstack {
 	uint64_t sp;
 	int32_t flags; /* SS_DISABLE: none */
 	uint64_t size;
 };
-void jit_app_sigstack(struct jit_sigstack *s);
-void jit_set_app_sigstack(const struct jit_sigstack *s);
+void jit_app_sigstack(const struct jit_thread *t, struct jit_sigstack *s);
+void jit_set_app_sigstack(struct jit_thread *t, const struct jit_sigstack *s);
 uint64_t jit_thread_sigmask(const struct jit_thread *t);
 void jit_thread_set_sigmask(struct jit_thread *t, uint64_t mask);
 

@@ -496,27 +496,27 @@ long signals_app_sigaltstack(struct jit_thread *t, uint64_t ss, uint64_t old_ss)
 	return 0;
 }
 
-void jit_app_sigaction(int sig, struct jit_sigaction *act)
+void jit_app_sigaction(const struct jit_thread *t, int sig, struct jit_sigaction *act)
 {
 	_Static_assert(sizeof(struct jit_sigaction) == sizeof(struct kernel_sigaction),
 		       "the kernel's layout");
-	memcpy(act, &app_actions[sig], sizeof *act);
+	memcpy(act, &app_state(t)->actions[sig], sizeof *act);
 }
 
-void jit_set_app_sigaction(int sig, const struct jit_sigaction *act)
+void jit_set_app_sigaction(struct jit_thread *t, int sig, const struct jit_sigaction *act)
 {
-	signals_app_sigaction(sig, (uint64_t)act, 0, 8);
+	signals_app_sigaction(t, sig, (uint64_t)act, 0, 8);
 }
 
-void jit_app_sigstack(struct jit_sigstack *s)
+void jit_app_sigstack(const struct jit_thread *t, struct jit_sigstack *s)
 {
-	*s = (struct jit_sigstack){(uint64_t)app_altstack.ss_sp, app_altstack.ss_flags,
-				   app_altstack.ss_size};
+	const stack_t *ss = &app_state(t)->altstack;
+	*s = (struct jit_sigstack){(uint64_t)ss->ss_sp, ss->ss_flags, ss->ss_size};
 }
 
-void jit_set_app_sigstack(const struct jit_sigstack *s)
+void jit_set_app_sigstack(struct jit_thread *t, const struct jit_sigstack *s)
 {
-	app_altstack = (stack_t){(void *)s->sp, s->flags, s->size};
+	app_state(t)->altstack = (stack_t){(void *)s->sp, s->flags, s->size};
 }
 
 uint64_t jit_thread_sigmask(const struct jit_thread *t)

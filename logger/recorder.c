@@ -108,13 +108,13 @@ static int snapshot_mapping(const struct app_mapping *m, void *arg)
 
 /* The actions other than the default and the alternate stack, into a REC_BEGIN record
  * with room for 64 actions. */
-static void describe_signal_state(struct record *r)
+static void describe_signal_state(struct record *r, const struct jit_thread *t)
 {
 	struct pinball_sigaction *acts = (struct pinball_sigaction *)r->data;
 	size_t n = 0;
 	for (int sig = 1; sig <= 64; sig++) {
 		struct jit_sigaction a;
-		jit_app_sigaction(sig, &a);
+		jit_app_sigaction(t, sig, &a);
 		if (a.handler || a.flags || a.restorer || a.mask)
 			acts[n++] =
 			    (struct pinball_sigaction){sig, a.handler, a.flags, a.restorer, a.mask};
@@ -122,7 +122,7 @@ static void describe_signal_state(struct record *r)
 	r->u.begin.nsigactions = n;
 	r->u.begin.sigactions = acts;
 	struct jit_sigstack ss;
-	jit_app_sigstack(&ss);
+	jit_app_sigstack(t, &ss);
 	r->u.begin.sigstack = (struct pinball_sigstack){ss.sp, ss.flags, ss.size};
 }
 
@@ -132,7 +132,7 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 	struct record *r = must_new(REC_BEGIN, 64 * sizeof(struct pinball_sigaction));
 	r->u.begin.basename = rec.path;
 	r->u.begin.cause = rec.cause;
-	describe_signal_state(r);
+	describe_signal_state(r, t);
 	record_push(r);
 	record_thread(REC_THREAD, t, 0);
 	uint64_t brk_start, brk_cur, brk_mapped;

@@ -305,10 +305,10 @@ static void restore_signal_state(struct jit_thread *t)
 	for (size_t i = 0; i < rp.in->nsigactions; i++) {
 		const struct pinball_sigaction *a = &rp.in->sigactions[i];
 		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};
-		jit_set_app_sigaction(a->signo, &act);
+		jit_set_app_sigaction(t, a->signo, &act);
 	}
 	const struct pinball_sigstack *ss = &rp.in->sigstack;
-	jit_set_app_sigstack(&(struct jit_sigstack){ss->sp, ss->flags, ss->size});
+	jit_set_app_sigstack(t, &(struct jit_sigstack){ss->sp, ss->flags, ss->size});
 	jit_thread_set_sigmask(t, rp.in->start.signal_mask);
 }
 
