@@ -41,6 +41,8 @@
 #define TB_IBL_TABLE 0x4000
 #define IBL_ENTRIES 65536
 #define TB_MAPPING_SIZE (TB_IBL_TABLE + IBL_ENTRIES * 8)
+/* What stays of an exited thread's block: the page up to the runtime-only fields. */
+#define TB_KEPT_AFTER_EXIT 0x1000
 
 #define GPR_RAX 0
 #define GPR_RCX 1
@@ -135,6 +137,8 @@ TB_CHECK(ibl_hits, TB_IBL_HITS);
 TB_CHECK(client_slots, TB_CLIENT_SLOTS);
 TB_CHECK(xsave_area, TB_XSAVE_AREA);
 _Static_assert(sizeof(struct jit_thread) == TB_SIZE, "thread block size");
+_Static_assert(offsetof(struct jit_thread, pad2) <= TB_KEPT_AFTER_EXIT,
+	       "an exited thread's fields stay mapped");
 _Static_assert(TB_SIZE <= TB_IBL_TABLE, "table after the block");
 #undef TB_CHECK
 

@@ -57,8 +57,8 @@ void threads_init_xsave(uint8_t *area)
 }
 
 /* Deferred freeing: once the kernel thread of an exited app thread is gone, its runtime
- * stack, signal stack and lookup table are unmapped; the first page of its block stays
- * (its counters are still reported at exit). */
+ * stack, signal stack, extended state and lookup table are unmapped; the first page of its
+ * block stays (its identity and counters are still reported at exit). */
 static void reclaim_exited(void)
 {
 	long pid = rt_getpid();
@@ -69,7 +69,7 @@ static void reclaim_exited(void)
 			continue;
 		__atomic_store_n(&t->reclaimed, 1, __ATOMIC_RELEASE);
 		rt_munmap(t->rt_stack_base, RT_STACK_SIZE);
-		rt_munmap((char *)t + TB_IBL_TABLE, TB_MAPPING_SIZE - TB_IBL_TABLE);
+		rt_munmap((char *)t + TB_KEPT_AFTER_EXIT, TB_MAPPING_SIZE - TB_KEPT_AFTER_EXIT);
 		signals_release_thread(t);
 	}
 }

@@ -6,6 +6,7 @@
 #include "block_counts.h"
 #include "fatal.h"
 #include "footprint_internal.h"
+#include "report.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 
@@ -64,19 +65,11 @@ static void report(int status, void *arg)
 {
 	(void)status;
 	(void)arg;
-	int fd = messages_fd();
-	if (output) {
-		long r =
-		    rt_openat(AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (r < 0) {
-			message("error: cannot write %s (errno %ld)", output, -r);
-			return;
-		}
-		fd = (int)r;
-	}
+	int fd = report_open(output);
+	if (fd < 0)
+		return;
 	footprint_report(fd);
-	if (output)
-		rt_close(fd);
+	report_close(fd, output);
 }
 
 static const struct jit_client client = {

@@ -1,9 +1,8 @@
 #include "icount.h"
 
-#include <fcntl.h>
-
 #include "fatal.h"
 #include "instrument.h"
+#include "report.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 
@@ -49,16 +48,9 @@ static void report(int status, void *arg)
 {
 	(void)status;
 	(void)arg;
-	int fd = messages_fd();
-	if (output) {
-		long r =
-		    rt_openat(AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (r < 0) {
-			message("error: cannot write %s (errno %ld)", output, -r);
-			return;
-		}
-		fd = (int)r;
-	}
+	int fd = report_open(output);
+	if (fd < 0)
+		return;
 	uint64_t total = 0;
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		const struct jit_thread *t = jit_thread_at(i);
@@ -69,8 +61,7 @@ static void report(int status, void *arg)
 		rt_dprintf(fd, "icount tid=%u %lu\n", tid, n);
 	}
 	rt_dprintf(fd, "icount total %lu\n", total);
-	if (output)
-		rt_close(fd);
+	report_close(fd, output);
 }
 
 static const struct jit_client client = {

@@ -1,10 +1,9 @@
 #include "mix.h"
 
-#include <fcntl.h>
-
 #include "block_counts.h"
 #include "fatal.h"
 #include "instrument.h"
+#include "report.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_sort.h"
@@ -70,41 +69,53 @@ static void print_lines(int fd, const char *scope, const char *kind, struct line
 		rt_dprintf(fd, "mix %s %s %s %lu\n", scope, kind, v[i].name, v[i].count);
 }
 
-static void print(int fd, const char *scope, const struct histogram *h, struct line *v)
+/* The name of entry i of a histogram, and the prefix it takes. */
+typedef const char *(*name_fn)(int i, const char **prefix);
+
+static const char *extension_name(int e, const char **prefix)
+{
+	const char *xed = xed_extension_of_zydis((ZydisISAExt)e);
+	*prefix = "";
+	return xed ? xed : ZydisISAExtGetString((ZydisISAExt)e);
+}
+
+static const char *category_name(int c, const char **prefix)
+{
+	const char *xed = xed_category_of_zydis((ZydisInstructionCategory)c);
+	*prefix = "";
+	return xed ? xed : ZydisCategoryGetString((ZydisInstructionCategory)c);
+}
+
+/* Entry i of the mnemonic histogram: REP kind i / MNEMONICS, mnemonic i % MNEMONICS. */
+static const char *mnemonic_name(int i, const char **prefix)
 {
 	static const char *const rep_prefix[REP_KINDS] = {"", "REP_", "REPE_", "REPNE_"};
+	*prefix = rep_prefix[i / MNEMONICS];
+	return ZydisMnemonicGetString((ZydisMnemonic)(i % MNEMONICS));
+}
+
+static void print_kind(int fd, const char *scope, const char *kind, const uint64_t *counts, int n,
+		       name_fn name, struct line *v)
+{
+	size_t k = 0;
+	for (int i = 0; i < n; i++) {
+		if (!counts[i])
+			continue;
+		const char *prefix;
+		const char *base = name(i, &prefix);
+		upper_copy(v[k].name, sizeof v[k].name, prefix, base);
+		v[k++].count = counts[i];
+	}
+	print_lines(fd, scope, kind, v, k);
+}
+
+static void print(int fd, const char *scope, const struct histogram *h, struct line *v)
+{
 	rt_dprintf(fd, "mix %s instructions %lu\n", scope, h->instructions);
-	size_t n = 0;
-	for (int e = 0; e < EXTENSIONS; e++) {
-		if (!h->extension[e])
-			continue;
-		const char *xed = xed_extension_of_zydis((ZydisISAExt)e);
-		upper_copy(v[n].name, sizeof v[n].name, "",
-			   xed ? xed : ZydisISAExtGetString((ZydisISAExt)e));
-		v[n++].count = h->extension[e];
-	}
-	print_lines(fd, scope, "extension", v, n);
-	n = 0;
-	for (int c = 0; c < CATEGORIES; c++) {
-		if (!h->category[c])
-			continue;
-		const char *xed = xed_category_of_zydis((ZydisInstructionCategory)c);
-		upper_copy(v[n].name, sizeof v[n].name, "",
-			   xed ? xed : ZydisCategoryGetString((ZydisInstructionCategory)c));
-		v[n++].count = h->category[c];
-	}
-	print_lines(fd, scope, "category", v, n);
-	n = 0;
-	for (int r = 0; r < REP_KINDS; r++) {
-		for (int m = 0; m < MNEMONICS; m++) {
-			if (!h->mnemonic[r][m])
-				continue;
-			upper_copy(v[n].name, sizeof v[n].name, rep_prefix[r],
-				   ZydisMnemonicGetString((ZydisMnemonic)m));
-			v[n++].count = h->mnemonic[r][m];
-		}
-	}
-	print_lines(fd, scope, "mnemonic", v, n);
+	print_kind(fd, scope, "extension", h->extension, EXTENSIONS, extension_name, v);
+	print_kind(fd, scope, "category", h->category, CATEGORIES, category_name, v);
+	print_kind(fd, scope, "mnemonic", &h->mnemonic[0][0], REP_KINDS * MNEMONICS, mnemonic_name,
+		   v);
 }
 
 static void add_into(struct histogram *total, const struct histogram *h)
@@ -129,16 +140,9 @@ static void report(int status, void *arg)
 		message("error: -mix: out of memory for the report");
 		return;
 	}
-	int fd = messages_fd();
-	if (output) {
-		long r =
-		    rt_openat(AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (r < 0) {
-			message("error: cannot write %s (errno %ld)", output, -r);
-			return;
-		}
-		fd = (int)r;
-	}
+	int fd = report_open(output);
+	if (fd < 0)
+		return;
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		uint32_t tid = jit_thread_id(jit_thread_at(i));
 		memset(&h[0], 0, sizeof h[0]);
@@ -155,8 +159,7 @@ static void report(int status, void *arg)
 	if (block_counts_blocks_dropped())
 		message("warning: -mix: %lu blocks beyond the tool's limit were not counted",
 			block_counts_blocks_dropped());
-	if (output)
-		rt_close(fd);
+	report_close(fd, output);
 }
 
 static const struct jit_client client = {
