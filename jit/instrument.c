@@ -17,7 +17,11 @@ enum { MAX_CLIENTS = 8 };
 static const struct jit_client *clients[MAX_CLIENTS];
 static int client_count;
 static int slots_reserved;
-static int icount_slot = -1;
+/* The instruction count is kept in ICOUNT_STRIPES slots, a block adding to the one its
+ * address picks: consecutive blocks then rarely update the same counter, so the counter's
+ * load-add-store does not chain every block to the previous one. The count is their sum. */
+enum { ICOUNT_STRIPES = 4 };
+static int icount_slot = -1; /* the first of the stripes */
 
 void jit_register_client(const struct jit_client *c)
 {
@@ -282,19 +286,33 @@ void jit_request_retranslation_at(const uint64_t *pcs, size_t n)
 
 void jit_enable_icount(void)
 {
-	if (icount_slot < 0)
-		icount_slot = jit_thread_slot_reserve();
+	if (icount_slot >= 0 || slots_reserved + ICOUNT_STRIPES > TB_CLIENT_SLOT_COUNT)
+		return;
+	icount_slot = jit_thread_slot_reserve();
+	for (int i = 1; i < ICOUNT_STRIPES; i++)
+		jit_thread_slot_reserve();
 }
 
 uint64_t jit_thread_icount(const struct jit_thread *t)
 {
-	return icount_slot < 0 ? 0 : t->client_slots[icount_slot];
+	uint64_t sum = 0;
+	for (int i = 0; icount_slot >= 0 && i < ICOUNT_STRIPES; i++)
+		sum += t->client_slots[icount_slot + i];
+	return sum;
 }
 
 void jit_thread_set_icount(struct jit_thread *t, uint64_t icount)
 {
-	if (icount_slot >= 0)
-		t->client_slots[icount_slot] = icount;
+	if (icount_slot < 0)
+		return;
+	t->client_slots[icount_slot] = icount;
+	for (int i = 1; i < ICOUNT_STRIPES; i++)
+		t->client_slots[icount_slot + i] = 0;
+}
+
+static int icount_stripe(uint64_t pc)
+{
+	return icount_slot + (int)(((pc >> 4) ^ (pc >> 6)) % ICOUNT_STRIPES);
 }
 
 uint64_t jit_callout_icount(const struct jit_callout *c)
@@ -332,7 +350,7 @@ static void count_instructions(struct jit_block *b)
 			jit_insert_rep_counter(b, i, icount_slot);
 	}
 	if (plain)
-		jit_insert_block_counter(b, icount_slot, plain);
+		jit_insert_block_counter(b, icount_stripe(b->start_pc), plain);
 }
 
 void instrument_thread_start(struct jit_thread *t, uint64_t pc)
