@@ -118,16 +118,24 @@ static int64_t implicit_displacement(const struct block_insn *bi, const ZydisDec
 }
 
 /* %rcx = the operand's address plus `extra`, from the app's registers (%rax and %rcx
- * are brought back from their scratch slots first). */
-static void emit_address(struct emitter *e, const struct block_insn *bi,
+ * are brought back from their scratch slots first). False when no lea can compute it:
+ * nothing is emitted then. */
+static bool emit_address(struct emitter *e, const struct block_insn *bi,
 			 const ZydisDecodedOperand *op, int64_t extra)
 {
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
 	int64_t disp = op->mem.disp.value + implicit_displacement(bi, op) + extra;
+	if (bi->insn.mnemonic == ZYDIS_MNEMONIC_XLAT) { /* %rbx + %al, which Zydis leaves out */
+		static const uint8_t rbx_plus_al[] = {
+		    0x0f, 0xb6, 0xc8,	    /* movzbl %al,%ecx */
+		    0x48, 0x8d, 0x0c, 0x0b, /* lea (%rbx,%rcx),%rcx */
+		};
+		emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+		emit_bytes(e, rbx_plus_al, sizeof rbx_plus_al);
+		return true;
+	}
 	if (op->mem.base == ZYDIS_REGISTER_RIP) {
 		emit_movabs(e, GPR_RCX, bi->pc + bi->insn.length + (uint64_t)disp);
-		return;
+		return true;
 	}
 	ZydisEncoderRequest req;
 	memset(&req, 0, sizeof req);
@@ -144,10 +152,10 @@ static void emit_address(struct emitter *e, const struct block_insn *bi,
 	req.operands[1].mem.size = 8;
 	uint8_t lea[ZYDIS_MAX_INSTRUCTION_LENGTH];
 	ZyanUSize len = sizeof lea;
-	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, lea, &len))) {
-		e->overflow = true; /* cannot happen for a decoded operand; fail loudly */
-		return;
-	}
+	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, lea, &len)))
+		return false;
+	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
 	emit_bytes(e, lea, (unsigned)len);
 	if (op->mem.segment == ZYDIS_REGISTER_FS) {
 		static const uint8_t add_fs[] = {0x65, 0x48, 0x03, 0x0c,
@@ -155,6 +163,7 @@ static void emit_address(struct emitter *e, const struct block_insn *bi,
 		emit_bytes(e, add_fs, sizeof add_fs);
 		emit_u32(e, TB_APP_FS);
 	}
+	return true;
 }
 
 /* Sets bit 2*line(+1 for a write) of the bitmap at the slot for the address in %rcx. */
@@ -195,8 +204,8 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 			for (int w = 0; w < 2; w++) {
 				if (!(w ? write : read))
 					continue;
-				emit_address(e, bi, op, offset);
-				emit_mark(e, slot, w);
+				if (emit_address(e, bi, op, offset))
+					emit_mark(e, slot, w);
 			}
 			if (offset == bytes - 1)
 				break;

@@ -1,8 +1,8 @@
-/* A program whose data footprint is known exactly (no stack use at all). Each buffer has
- * pages of its own.
+/* A program whose data footprint is known exactly. Each buffer has pages of its own.
  *   stores: A 100 lines (2 pages), E 2, F 5, G 1 (1 page each)          = 108 lines, 5 pages
- *   loads:  B 200 lines (4 pages), C 2, D 2, F 5, G 1, H 1, I 1 (1 each) = 212 lines, 10 pages
- *   data:   314 distinct lines in 13 pages
+ *   loads:  B 200 lines (4 pages), C 3, D 2, E 1, F 5, G 1, H 1, I 1     = 214 lines, 11 pages
+ *   data:   315 distinct lines in 13 pages
+ * The program uses no stack but the one it points into E at the end.
  * Between SSC marks 1 and 2 only the stores to A run: 100 lines in 2 pages, and 100
  * iterations of the 4-instruction loop. Every instruction from _start to code_end runs. */
 	.text
@@ -53,6 +53,16 @@ _start:
 	mov %fs:8, %rax
 	/* RIP-relative load from I. */
 	mov bufI(%rip), %rax
+	/* XLAT reads %rbx + %al: line 3 of C, which nothing else touches. */
+	lea bufC(%rip), %rbx
+	mov $200, %eax
+	xlat
+	/* A push writes below the stack pointer, a pop reads there: line 1 of E (already
+	 * written by the REP MOVSB; a push marked at the stack pointer itself would add line
+	 * 2), read for the first time. */
+	lea bufE+128(%rip), %rsp
+	push %rax
+	pop %rax
 	mov $60, %eax
 	xor %edi, %edi
 	syscall

@@ -24,10 +24,10 @@ end=$((16#$(nm "$app" | awk '$3 == "code_end" { print $1 }')))
 code_lines=$(((end - 1) / 64 - start / 64 + 1))
 code_pages=$(((end - 1) / 4096 - start / 4096 + 1))
 
-whole="footprint loads lines 212 pages 10
+whole="footprint loads lines 214 pages 11
 footprint stores lines 108 pages 5
 footprint code lines $code_lines pages $code_pages
-footprint total lines $((314 + code_lines)) pages $((13 + code_pages))"
+footprint total lines $((315 + code_lines)) pages $((13 + code_pages))"
 check "whole run on stderr" "$whole" "$("$logger" -log 0 -footprint -- "$app" 2>&1)"
 (cd "$work" && "$logger" -log 0 -footprint -ofootprint fp.txt -- "$app") || fail=1
 check "whole run in the -ofootprint file" "$whole" "$(cat "$work/fp.txt")"
