@@ -65,11 +65,7 @@ static void report(int status, void *arg)
 {
 	(void)status;
 	(void)arg;
-	int fd = report_open(output);
-	if (fd < 0)
-		return;
-	footprint_report(fd);
-	report_close(fd, output);
+	report_write(output, footprint_report);
 }
 
 static const struct jit_client client = {

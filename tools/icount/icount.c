@@ -44,13 +44,8 @@ void icount_tool_event(const struct control_event_info *ev)
 	}
 }
 
-static void report(int status, void *arg)
+static void write_report(int fd)
 {
-	(void)status;
-	(void)arg;
-	int fd = report_open(output);
-	if (fd < 0)
-		return;
 	uint64_t total = 0;
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		const struct jit_thread *t = jit_thread_at(i);
@@ -61,7 +56,13 @@ static void report(int status, void *arg)
 		rt_dprintf(fd, "icount tid=%u %lu\n", tid, n);
 	}
 	rt_dprintf(fd, "icount total %lu\n", total);
-	report_close(fd, output);
+}
+
+static void report(int status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	report_write(output, write_report);
 }
 
 static const struct jit_client client = {

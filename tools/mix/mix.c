@@ -130,19 +130,14 @@ static void add_into(struct histogram *total, const struct histogram *h)
 		total->extension[e] += h->extension[e];
 }
 
-static void report(int status, void *arg)
+static void write_report(int fd)
 {
-	(void)status;
-	(void)arg;
 	struct histogram *h = rt_calloc(2, sizeof *h);
 	struct line *lines = rt_calloc(REP_KINDS * MNEMONICS, sizeof *lines);
 	if (!h || !lines) {
 		message("error: -mix: out of memory for the report");
 		return;
 	}
-	int fd = report_open(output);
-	if (fd < 0)
-		return;
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		uint32_t tid = jit_thread_id(jit_thread_at(i));
 		memset(&h[0], 0, sizeof h[0]);
@@ -159,7 +154,13 @@ static void report(int status, void *arg)
 	if (block_counts_blocks_dropped())
 		message("warning: -mix: %lu blocks beyond the tool's limit were not counted",
 			block_counts_blocks_dropped());
-	report_close(fd, output);
+}
+
+static void report(int status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	report_write(output, write_report);
 }
 
 static const struct jit_client client = {

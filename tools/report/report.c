@@ -5,20 +5,17 @@
 #include "fatal.h"
 #include "rt_syscall.h"
 
-int report_open(const char *path)
+void report_write(const char *path, void (*write_report)(int fd))
 {
-	if (!path)
-		return messages_fd();
+	if (!path) {
+		write_report(messages_fd());
+		return;
+	}
 	long r = rt_openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (r < 0) {
 		message("error: cannot write %s (errno %ld)", path, -r);
-		return -1;
+		return;
 	}
-	return (int)r;
-}
-
-void report_close(int fd, const char *path)
-{
-	if (path)
-		rt_close(fd);
+	write_report((int)r);
+	rt_close((int)r);
 }

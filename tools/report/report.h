@@ -3,8 +3,8 @@
 #ifndef TOOL_REPORT_H
 #define TOOL_REPORT_H
 
-/* The descriptor to write to, or -1 after a one-line message saying why. */
-int report_open(const char *path);
-void report_close(int fd, const char *path);
+/* Writes the report: opens the file (or takes stderr), calls write_report with the
+ * descriptor, closes. A file that cannot be written gets a one-line message instead. */
+void report_write(const char *path, void (*write_report)(int fd));
 
 #endif
