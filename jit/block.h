@@ -61,6 +61,7 @@ bool instrument_vfork_shares_memory(void);
 void instrument_thread_start(struct jit_thread *t, uint64_t pc);
 void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_t offset);
 bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6]);
+bool instrument_syscall_efault(struct jit_thread *t, long nr, const long args[6]);
 void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], long result);
 void instrument_safe_point(struct jit_thread *t, uint64_t icount);
 void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,

@@ -236,6 +236,17 @@ bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6])
 	return taken;
 }
 
+bool instrument_syscall_efault(struct jit_thread *t, long nr, const long args[6])
+{
+	bool again = false;
+	if (t->vfork_child)
+		return false;
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->syscall_efault)
+			again |= clients[i]->syscall_efault(t, nr, args, clients[i]->arg);
+	return again;
+}
+
 void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], long result)
 {
 	if (t->vfork_child)

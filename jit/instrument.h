@@ -182,6 +182,10 @@ struct jit_client {
 	 * and it will run again once the handler returns). */
 	void (*syscall_post)(struct jit_thread *t, long nr, const long args[6], long result,
 			     void *arg);
+	/* The syscall failed with EFAULT (not seen by syscall_post yet): returning true says
+	 * the client made more app memory accessible (first-touch recording withholds pages
+	 * the kernel may have needed), and the syscall runs once more in its place. */
+	bool (*syscall_efault)(struct jit_thread *t, long nr, const long args[6], void *arg);
 	/* An asynchronous signal is about to be delivered to an app handler at a block
 	 * boundary (info: the kernel's siginfo; old_mask: the mask the frame saves). */
 	void (*signal_delivery)(struct jit_thread *t, int sig, const void *info,

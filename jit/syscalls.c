@@ -393,6 +393,8 @@ void syscall_dispatch(struct jit_thread *t)
 		result = dispatch(t, nr, args);
 		if (nr == SYS_rt_sigreturn)
 			return; /* every register is the interrupted code's again */
+		if (result == -EFAULT && instrument_syscall_efault(t, nr, args))
+			result = dispatch(t, nr, args);
 		bool restart = result == -EINTR && signals_restart_syscall(t, nr);
 		/* Clients see a restart as the kernel's internal ERESTARTSYS. */
 		instrument_syscall_post(t, nr, args, restart ? -JIT_ERESTARTSYS : result);

@@ -95,6 +95,17 @@ void first_touch_range(uint64_t addr, uint64_t len)
 		first_touch_page(page);
 }
 
+bool first_touch_all(void)
+{
+	bool any = false;
+	for (size_t k = 0; k < count; k++) {
+		struct watched *w = &ranges[k];
+		for (uint64_t page = w->start; page < w->end; page += PAGE)
+			any |= first_touch_page(page);
+	}
+	return any;
+}
+
 void first_touch_forget(uint64_t addr, uint64_t len)
 {
 	for (size_t k = 0; k < count; k++) {

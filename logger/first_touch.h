@@ -22,6 +22,10 @@ bool first_touch_page(uint64_t addr);
 /* Prepares [addr, addr+len) for access by the kernel (records what is withheld there). */
 void first_touch_range(uint64_t addr, uint64_t len);
 
+/* Records and gives back every page still withheld (a syscall needed memory the logger
+ * could not foresee). True when there was one. */
+bool first_touch_all(void);
+
 /* The range stops being the app's as it was (munmap, mmap over it): forget it, unrecorded. */
 void first_touch_forget(uint64_t addr, uint64_t len);
 

@@ -362,6 +362,23 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void 
 	return false;
 }
 
+/* The kernel could not reach some memory: maybe a page withheld for first-touch recording
+ * that prepare_memory did not foresee (a pointer inside a structure, a large buffer of a
+ * syscall it does not know). From now on the region records every page as it is. */
+static bool syscall_efault(struct jit_thread *t, long nr, const long args[6], void *arg)
+{
+	(void)t;
+	(void)args;
+	(void)arg;
+	if (rec.state != IN || rec.fat || rec.disabled || !first_touch_all())
+		return false;
+	const char *name = syscall_name(nr);
+	message("warning: syscall %s failed on withheld memory: every page of the region is "
+		"recorded from now on",
+		name ? name : "?");
+	return true;
+}
+
 static bool is_fork(long nr, const long args[6])
 {
 	return nr == SYS_fork || nr == SYS_vfork || (nr == SYS_clone && !(args[0] & 0x10000));
@@ -449,6 +466,7 @@ static const struct jit_client client = {
     .vfork_shares_memory = vfork_shares_memory,
     .instrument_block = instrument,
     .syscall_pre = syscall_pre,
+    .syscall_efault = syscall_efault,
     .syscall_post = syscall_post,
     .safe_point = safe_point,
     .signal_delivery = signal_delivery,
