@@ -108,7 +108,7 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 				value = argv[++i][0] == '1';
 			*(bool *)field = value;
 		} else {
-			if (i + 1 >= argc) {
+			if (i + 1 >= argc || !strcmp(argv[i + 1], "--")) {
 				fprintf(stderr, "logger: error: knob '%s' needs a value\n", arg);
 				return 2;
 			}
