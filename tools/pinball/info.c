@@ -1,5 +1,6 @@
 /* pinball info: what a user wants first, from P.meta alone. */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -57,6 +58,8 @@ int cmd_info(struct pinball_reader *r, const char *basename)
 	for (size_t i = 0; i < n && i < 16; i++)
 		printf("%s%u", i ? " " : " (tids ", tids[i]);
 	printf("%s\n", n == 0 ? "" : n > 16 ? " ...)" : ")");
+	printf("  %-13s %zu actions other than the default, alternate stack %s\n", "signals",
+	       h->nsigactions, h->sigstack.flags & SS_DISABLE ? "none" : "set");
 	printf("  %-13s %" PRIu64 " in %" PRIu64 " schedule slices\n", "instructions",
 	       s->instructions, s->slices);
 	printf("  %-13s %" PRIu64 " syscalls, %" PRIu64 " non-deterministic instructions, %" PRIu64
