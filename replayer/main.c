@@ -22,6 +22,7 @@ enum { MAX_LAYOUT_TRIES = 8 };
 struct knobs {
 	bool echo;
 	struct analysis_knobs analysis;
+	struct control_spec *control; /* -control and the other controller knobs, finished */
 	bool stats;
 	const char *pinball;
 };
@@ -36,7 +37,10 @@ static void usage(FILE *to)
 		    "  -omix FILE          write the -mix report to FILE\n"
 		    "  -footprint          cache lines and pages touched by loads, stores, code\n"
 		    "  -ofootprint FILE    write the -footprint report to FILE\n"
-		    "  -jit:stats          print code cache statistics at the end\n");
+		    "  -jit:stats          print code cache statistics at the end\n"
+		    "  -control SPEC, -controller_log FILE and the other controller knobs of the\n"
+		    "                      logger (docs/controller.md): the analysis tools count\n"
+		    "                      inside those regions of the replay\n");
 }
 
 static bool bool_value(const char *s)
@@ -52,8 +56,22 @@ static bool flag_value(int argc, char **argv, int *i)
 
 static int parse(int argc, char **argv, struct knobs *k)
 {
-	*k = (struct knobs){.echo = true};
+	*k = (struct knobs){.echo = true, .control = control_spec_new()};
+	struct control_error cerr;
+	if (!k->control) {
+		fprintf(stderr, "replayer: error: out of memory\n");
+		return 2;
+	}
 	for (int i = 1; i < argc; i++) {
+		int taken = control_spec_take_knob(k->control, argc, argv, &i, &cerr);
+		if (taken < 0) {
+			fprintf(stderr, "replayer: %s\n", cerr.message);
+			return 2;
+		}
+		if (taken > 0) {
+			i--; /* (past the knob and its value already) */
+			continue;
+		}
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
 			usage(stdout);
@@ -92,6 +110,10 @@ static int parse(int argc, char **argv, struct knobs *k)
 	if (!k->pinball) {
 		fprintf(stderr, "replayer: error: no pinball given (usage: replayer [knobs] "
 				"PINBALL)\n");
+		return 2;
+	}
+	if (control_spec_finish(k->control, &cerr)) {
+		fprintf(stderr, "replayer: %s\n", cerr.message);
 		return 2;
 	}
 	return 0;
@@ -138,17 +160,19 @@ int main(int argc, char **argv)
 			in.brk_start);
 		return 2;
 	}
-	if (analysis_wanted(&k.analysis)) {
-		if (analysis_register(&k.analysis, err, sizeof err)) {
+	if (analysis_register(&k.analysis, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+	if (analysis_wanted(&k.analysis) || k.control->log_file || k.control->nchains) {
+		char *log = NULL;
+		if (k.control->log_file &&
+		    !(log = analysis_output_path(k.control->log_file, true, err, sizeof err))) {
 			fprintf(stderr, "replayer: error: %s\n", err);
 			return 2;
 		}
-		static struct control_spec *spec;
-		struct control_error cerr;
-		spec = control_spec_new();
-		if (!spec || control_spec_finish(spec, &cerr) ||
-		    control_engine_start(spec, forward_event, NULL, NULL, err, sizeof err)) {
-			fprintf(stderr, "replayer: error: cannot start the controller\n");
+		if (control_engine_start(k.control, forward_event, NULL, log, err, sizeof err)) {
+			fprintf(stderr, "replayer: error: %s\n", err);
 			return 2;
 		}
 	}

@@ -2,7 +2,7 @@
 # Usage: footprint_exact.sh LOGGER REPLAYER APP
 # -footprint on tests/apps/footprint_exact, whose accesses are known exactly (see its
 # comment): the whole run, a region between SSC marks, the same on stderr and in the
-# -ofootprint file, and the replay of a recorded run.
+# -ofootprint file, and the replay of a recorded run (whole, and its SSC region).
 set -uo pipefail
 logger=$1 replayer=$2 app=$3
 work=$(mktemp -d)
@@ -46,4 +46,8 @@ replayed=$("$replayer" -replay:echo 0 -footprint -ofootprint "$work/replay.txt" 
 	"$work/pb/run.0" 2>&1)
 check "replay verdict" "replay: OK" "$(echo "$replayed" | grep -o '^replay: OK')"
 check "replay of the whole run" "$whole" "$(cat "$work/replay.txt")"
+# The controller on the replay: the same SSC region, cut out of the replayed run.
+"$replayer" -replay:echo 0 -footprint -ofootprint "$work/replay_region.txt" \
+	-control start:ssc:1,stop:ssc:2 "$work/pb/run.0" >/dev/null 2>&1 || fail=1
+check "SSC region of the replay" "$region" "$(cat "$work/replay_region.txt")"
 exit $fail
