@@ -65,9 +65,18 @@ static void report(int status, void *arg)
 	report_write(output, write_report);
 }
 
+/* A vfork child may run in our memory: the count it keeps is in its own thread block, and
+ * the tool itself only acts on controller events, which the child never raises. */
+static bool vfork_shares_memory(void *arg)
+{
+	(void)arg;
+	return true;
+}
+
 static const struct jit_client client = {
     .name = "icount",
     .at_exit = report,
+    .vfork_shares_memory = vfork_shares_memory,
 };
 
 void icount_tool_register(const char *output_path)
