@@ -6,6 +6,7 @@
 #include "app_memory.h"
 #include "block.h"
 #include "code_pages.h"
+#include "fatal.h"
 #include "flush.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
@@ -297,8 +298,10 @@ void jit_request_retranslation_at(const uint64_t *pcs, size_t n)
 
 void jit_enable_icount(void)
 {
-	if (icount_slot >= 0 || slots_reserved + ICOUNT_STRIPES > TB_CLIENT_SLOT_COUNT)
+	if (icount_slot >= 0)
 		return;
+	if (slots_reserved + ICOUNT_STRIPES > TB_CLIENT_SLOT_COUNT)
+		fatal("no per-thread counters left for the instruction count");
 	icount_slot = jit_thread_slot_reserve();
 	for (int i = 1; i < ICOUNT_STRIPES; i++)
 		jit_thread_slot_reserve();
@@ -339,7 +342,7 @@ void instrument_uncount(struct jit_thread *t, uint64_t pc, uint32_t remaining,
 	for (int s = 0; s < TB_CLIENT_SLOT_COUNT; s++)
 		if (budget_slots & (1u << s))
 			t->client_slots[s] += remaining;
-	for (int i = 0; i < client_count; i++)
+	for (int i = 0; i < client_count && !t->vfork_child; i++)
 		if (clients[i]->block_left)
 			clients[i]->block_left(t, pc, clients[i]->arg);
 }

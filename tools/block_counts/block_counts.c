@@ -18,12 +18,6 @@ enum {
 	INSN_CHUNK = 1 << 16,
 };
 
-struct record_key {
-	uint64_t pc;
-	uint64_t checksum;
-	uint32_t bytes;
-};
-
 struct correction {
 	uint32_t record;
 	uint32_t first;
@@ -41,8 +35,8 @@ static struct {
 	int table_slot, index_slot;
 	uint64_t *discard; /* where threads outside their regions count */
 	struct counted_block *records;
-	struct record_key *keys;
-	uint32_t *hash; /* record index + 1 per slot, 0 = empty */
+	uint64_t *checksums; /* of each record's bytes: identical code finds its record again */
+	uint32_t *hash;	     /* record index + 1 per slot, 0 = empty */
 	uint32_t nrecords;
 	struct counted_insn *pool; /* instructions of the records, in chunks */
 	size_t pool_used;
@@ -98,16 +92,16 @@ static uint8_t rep_kind(const ZydisDecodedInstruction *insn)
 static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, bool whole)
 {
 	uint64_t pc = jit_block_pc(b, from);
-	const ZydisDecodedInstruction *last = jit_block_insn(b, to - 1);
-	struct record_key key = {pc, checksum(b, from, to),
-				 (uint32_t)(jit_block_pc(b, to - 1) + last->length - pc)};
-	uint32_t h = (uint32_t)((key.pc * 0x9e3779b97f4a7c15ull ^ key.checksum) >> 41);
+	uint64_t sum = checksum(b, from, to);
+	uint32_t bytes =
+	    (uint32_t)(jit_block_pc(b, to - 1) + jit_block_insn(b, to - 1)->length - pc);
+	uint32_t h = (uint32_t)((pc * 0x9e3779b97f4a7c15ull ^ sum) >> 41);
 	for (;; h = (h + 1) & (HASH_SLOTS - 1)) {
 		uint32_t r = bc.hash[h];
 		if (!r)
 			break;
-		const struct record_key *k = &bc.keys[r - 1];
-		if (k->pc == key.pc && k->checksum == key.checksum && k->bytes == key.bytes)
+		const struct counted_block *rb = &bc.records[r - 1];
+		if (rb->pc == pc && rb->bytes == bytes && bc.checksums[r - 1] == sum)
 			return r - 1;
 	}
 	size_t n = 0;
@@ -133,8 +127,8 @@ static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, boo
 		};
 	}
 	uint32_t r = bc.nrecords++;
-	bc.records[r] = (struct counted_block){pc, key.bytes, (uint32_t)n, insns};
-	bc.keys[r] = key;
+	bc.records[r] = (struct counted_block){pc, bytes, (uint32_t)n, insns};
+	bc.checksums[r] = sum;
 	bc.hash[h] = r + 1;
 	return r;
 }
@@ -326,13 +320,13 @@ int block_counts_register(char *err, size_t errlen)
 	bc.index_slot = jit_thread_slot_reserve();
 	bc.discard = reserve(MAX_RECORDS * sizeof(uint64_t));
 	bc.records = reserve(MAX_RECORDS * sizeof *bc.records);
-	bc.keys = reserve(MAX_RECORDS * sizeof *bc.keys);
+	bc.checksums = reserve(MAX_RECORDS * sizeof *bc.checksums);
 	bc.hash = reserve(HASH_SLOTS * sizeof *bc.hash);
 	if (bc.table_slot < 0 || bc.index_slot < 0) {
 		rt_format(err, errlen, "no per-thread counter left for the analysis tools");
 		return -1;
 	}
-	if (!bc.discard || !bc.records || !bc.keys || !bc.hash) {
+	if (!bc.discard || !bc.records || !bc.checksums || !bc.hash) {
 		rt_format(err, errlen, "cannot reserve memory for the analysis tools");
 		return -1;
 	}

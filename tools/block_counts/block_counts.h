@@ -24,7 +24,7 @@ struct counted_insn {
 	uint16_t mnemonic; /* ZydisMnemonic */
 	uint8_t category;  /* ZydisInstructionCategory */
 	uint8_t isa_ext;   /* ZydisISAExt */
-	uint8_t rep;	   /* 0, or the REP/REPE/REPNE prefix's ZYDIS_ATTRIB_HAS_* bit index */
+	uint8_t rep;	   /* a REP string instruction's prefix: 1 REP, 2 REPE, 3 REPNE; else 0 */
 	uint8_t length;	   /* bytes */
 	uint16_t offset;   /* from the record's pc */
 };

@@ -1,6 +1,5 @@
 #include "footprint.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 
 #include "block_counts.h"

@@ -4,7 +4,6 @@
 #include "instrument.h"
 #include "report.h"
 #include "rt_format.h"
-#include "rt_syscall.h"
 
 enum { MAX_THREADS = 1024 };
 

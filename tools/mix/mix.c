@@ -1,5 +1,7 @@
 #include "mix.h"
 
+#include <string.h>
+
 #include "block_counts.h"
 #include "fatal.h"
 #include "instrument.h"
@@ -7,9 +9,7 @@
 #include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_sort.h"
-#include "rt_syscall.h"
 #include "xed_zydis.h"
-#include <string.h>
 
 enum {
 	MNEMONICS = ZYDIS_MNEMONIC_MAX_VALUE + 1,
