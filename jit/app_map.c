@@ -6,7 +6,7 @@
 #include "rt_mutex.h"
 
 /* A sorted array of non-overlapping mappings; small (a program has hundreds at most). */
-static struct app_mapping *maps;
+static struct jit_app_mapping *maps;
 static size_t count, cap;
 static rt_mutex lock;
 
@@ -17,7 +17,7 @@ static bool grow(size_t need)
 	size_t ncap = cap ? cap * 2 : 64;
 	while (ncap < need)
 		ncap *= 2;
-	struct app_mapping *n = rt_realloc(maps, ncap * sizeof *n);
+	struct jit_app_mapping *n = rt_realloc(maps, ncap * sizeof *n);
 	if (!n)
 		return false;
 	maps = n;
@@ -25,7 +25,7 @@ static bool grow(size_t need)
 	return true;
 }
 
-static void drop_path(struct app_mapping *m)
+static void drop_path(struct jit_app_mapping *m)
 {
 	if (m->path && m->path[0] != '[')
 		rt_free((char *)m->path);
@@ -43,7 +43,7 @@ static const char *copy_path(const char *path)
 static void cut(uint64_t start, uint64_t end)
 {
 	for (size_t i = 0; i < count; i++) {
-		struct app_mapping *m = &maps[i];
+		struct jit_app_mapping *m = &maps[i];
 		if (m->end <= start || m->start >= end)
 			continue;
 		if (m->start < start && m->end > end) { /* split in two */
@@ -71,7 +71,7 @@ static void cut(uint64_t start, uint64_t end)
 	}
 }
 
-static void insert(const struct app_mapping *m)
+static void insert(const struct jit_app_mapping *m)
 {
 	if (!grow(count + 1))
 		return;
@@ -89,7 +89,7 @@ void app_map_add(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags, ui
 {
 	rt_mutex_lock(&lock);
 	cut(start, end);
-	struct app_mapping m = {start, end, prot, flags, offset, path};
+	struct jit_app_mapping m = {start, end, prot, flags, offset, path};
 	insert(&m);
 	rt_mutex_unlock(&lock);
 }
@@ -105,10 +105,10 @@ void app_map_protect(uint64_t start, uint64_t end, uint32_t prot)
 {
 	rt_mutex_lock(&lock);
 	/* Split at the edges, then set the protection of everything inside. */
-	struct app_mapping *inside = rt_alloc((count + 1) * sizeof *inside);
+	struct jit_app_mapping *inside = rt_alloc((count + 1) * sizeof *inside);
 	size_t n = 0;
 	for (size_t i = 0; inside && i < count; i++) {
-		const struct app_mapping *m = &maps[i];
+		const struct jit_app_mapping *m = &maps[i];
 		if (m->end <= start || m->start >= end)
 			continue;
 		inside[n] = *m;
@@ -131,7 +131,7 @@ void app_map_protect(uint64_t start, uint64_t end, uint32_t prot)
 void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint64_t new_len)
 {
 	rt_mutex_lock(&lock);
-	struct app_mapping moved = {0};
+	struct jit_app_mapping moved = {0};
 	for (size_t i = 0; i < count; i++) {
 		if (maps[i].start <= old_start && old_start < maps[i].end) {
 			moved = maps[i];
@@ -151,7 +151,7 @@ void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint
 	rt_mutex_unlock(&lock);
 }
 
-int app_map_foreach(int (*fn)(const struct app_mapping *m, void *arg), void *arg)
+int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), void *arg)
 {
 	rt_mutex_lock(&lock);
 	int r = 0;

@@ -46,19 +46,19 @@ int app_brk_init(uint64_t near)
 	return 0;
 }
 
-void app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end)
+void jit_app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end)
 {
 	*start = brk_start;
 	*current = brk_cur;
 	*mapped_end = brk_mapped_end;
 }
 
-uint64_t app_brk_reserve_size(void)
+uint64_t jit_app_brk_reserve_size(void)
 {
 	return BRK_RESERVE;
 }
 
-int app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end)
+int jit_app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end)
 {
 	/* The caller claimed the reservation already (it is checked for collisions then). */
 	uint64_t limit = start + BRK_RESERVE;
@@ -169,4 +169,22 @@ long app_mremap(const long a[6])
 		app_map_move((uint64_t)a[0], page_up((uint64_t)a[1]), (uint64_t)r,
 			     page_up((uint64_t)a[2]));
 	return r;
+}
+
+long jit_app_memory_syscall(long nr, const long a[6])
+{
+	switch (nr) {
+	case SYS_brk:
+		return app_brk((uint64_t)a[0]);
+	case SYS_mmap:
+		return app_mmap(a);
+	case SYS_munmap:
+		return app_munmap((uint64_t)a[0], (uint64_t)a[1]);
+	case SYS_mprotect:
+		return app_mprotect((uint64_t)a[0], (uint64_t)a[1], a[2]);
+	case SYS_mremap:
+		return app_mremap(a);
+	default:
+		return -ENOSYS;
+	}
 }

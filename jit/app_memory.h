@@ -6,19 +6,12 @@
 
 #include <stdint.h>
 
+#include "jit_app.h"
+
 /* Reserves the break region, starting at or after `near` (the end of the app image). */
 int app_brk_init(uint64_t near);
 
 long app_brk(uint64_t addr);
-
-/* The emulated break: where it starts, where it is, where its mapped pages end. */
-void app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end);
-/* Takes over a break whose pages [start, mapped_end) are already mapped (replay): the rest
- * of the reservation is claimed around them. 0, or -errno. */
-int app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end);
-
-/* Bytes of address space the emulated break reserves from its start. */
-uint64_t app_brk_reserve_size(void);
 long app_mmap(const long args[6]);
 long app_munmap(uint64_t addr, uint64_t len);
 long app_mprotect(uint64_t addr, uint64_t len, long prot);

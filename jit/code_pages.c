@@ -42,7 +42,7 @@ struct prot_query {
 	bool found;
 };
 
-static int find_prot(const struct app_mapping *m, void *arg)
+static int find_prot(const struct jit_app_mapping *m, void *arg)
 {
 	struct prot_query *q = arg;
 	if (q->addr >= m->start && q->addr < m->end) {
@@ -56,7 +56,7 @@ static int find_prot(const struct app_mapping *m, void *arg)
 static bool app_prot_of(uint64_t addr, uint32_t *prot)
 {
 	struct prot_query q = {addr, 0, false};
-	app_map_foreach(find_prot, &q);
+	jit_app_map_foreach(find_prot, &q);
 	*prot = q.prot;
 	return q.found;
 }

@@ -7,9 +7,9 @@
 
 #include "block.h"
 #include "config.h"
-#include "fatal.h"
 #include "fragment.h"
 #include "instrument.h"
+#include "messages.h"
 #include "runtime_lock.h"
 #include "signals.h"
 #include "syscalls.h"
@@ -35,7 +35,7 @@ struct fragment *dispatch_find_fragment(uint64_t app_pc)
 	if (!f)
 		f = translate_block(app_pc);
 	if (!f)
-		fatal("out of memory for translated code");
+		jit_fatal("out of memory for translated code");
 	return f;
 }
 
@@ -95,7 +95,7 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	}
 	struct fragment *once = translate_block_excluding(exit->target, t->ran_args, t->ran_count);
 	if (!once)
-		fatal("out of memory for translated code");
+		jit_fatal("out of memory for translated code");
 	t->jump_target = (uint64_t)once->cache_pc;
 	return true;
 }
@@ -154,8 +154,8 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 			return;
 		break;
 	case EXIT_UNSUPPORTED:
-		fatal("the app ran an instruction the runtime does not support yet at 0x%lx",
-		      exit.target);
+		jit_fatal("the app ran an instruction the runtime does not support yet at 0x%lx",
+			  exit.target);
 	}
 
 	if (exit.kind <= EXIT_SYSCALL && signals_pending(t)) {

@@ -28,14 +28,14 @@ void emit_table_counter(struct emitter *e, const struct block_table_counter *c)
 		emit_u32(e, c->index);
 	}
 	uint32_t disp = 8u * c->index;
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_store_gs(e, GPR_RCX, TB_SCRATCH_RCX);
-	emit_load_gs(e, GPR_RAX, slot_offset(c->table_slot));
-	emit_rax_relative(e, 0x8b, GPR_RCX, disp);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RAX, slot_offset(c->table_slot));
+	emit_rax_relative(e, 0x8b, JIT_GPR_RCX, disp);
 	emit_bytes(e, increment_rcx, sizeof increment_rcx);
-	emit_rax_relative(e, 0x89, GPR_RCX, disp);
-	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_rax_relative(e, 0x89, JIT_GPR_RCX, disp);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
 void emit_rep_table_counter(struct emitter *e, int table_slot, uint32_t index, bool after)
@@ -44,10 +44,10 @@ void emit_rep_table_counter(struct emitter *e, int table_slot, uint32_t index, b
 	static const uint8_t add_neg_rcx[] = {0x48, 0x8d, 0x54, 0x0a, 0x01}; /* lea 1(%rdx,%rcx) */
 	static const uint8_t not_rcx[] = {0x48, 0xf7, 0xd1};		     /* not %rcx */
 	uint32_t disp = 8u * index;
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_store_gs(e, GPR_RDX, TB_SCRATCH_REG);
-	emit_load_gs(e, GPR_RAX, slot_offset(table_slot));
-	emit_rax_relative(e, 0x8b, GPR_RDX, disp);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, JIT_GPR_RDX, TB_SCRATCH_REG);
+	emit_load_gs(e, JIT_GPR_RAX, slot_offset(table_slot));
+	emit_rax_relative(e, 0x8b, JIT_GPR_RDX, disp);
 	if (after) {
 		emit_bytes(e, not_rcx, sizeof not_rcx);
 		emit_bytes(e, add_neg_rcx, sizeof add_neg_rcx);
@@ -55,9 +55,9 @@ void emit_rep_table_counter(struct emitter *e, int table_slot, uint32_t index, b
 	} else {
 		emit_bytes(e, add_rcx, sizeof add_rcx);
 	}
-	emit_rax_relative(e, 0x89, GPR_RDX, disp);
-	emit_load_gs(e, GPR_RDX, TB_SCRATCH_REG);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_rax_relative(e, 0x89, JIT_GPR_RDX, disp);
+	emit_load_gs(e, JIT_GPR_RDX, TB_SCRATCH_REG);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
 /* Operands that name memory without accessing it as data. */
@@ -129,12 +129,12 @@ static bool emit_address(struct emitter *e, const struct block_insn *bi,
 		    0x0f, 0xb6, 0xc8,	    /* movzbl %al,%ecx */
 		    0x48, 0x8d, 0x0c, 0x0b, /* lea (%rbx,%rcx),%rcx */
 		};
-		emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+		emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 		emit_bytes(e, rbx_plus_al, sizeof rbx_plus_al);
 		return true;
 	}
 	if (op->mem.base == ZYDIS_REGISTER_RIP) {
-		emit_movabs(e, GPR_RCX, bi->pc + bi->insn.length + (uint64_t)disp);
+		emit_movabs(e, JIT_GPR_RCX, bi->pc + bi->insn.length + (uint64_t)disp);
 		return true;
 	}
 	ZydisEncoderRequest req;
@@ -154,8 +154,8 @@ static bool emit_address(struct emitter *e, const struct block_insn *bi,
 	ZyanUSize len = sizeof lea;
 	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, lea, &len)))
 		return false;
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_bytes(e, lea, (unsigned)len);
 	if (op->mem.segment == ZYDIS_REGISTER_FS) {
 		static const uint8_t add_fs[] = {0x65, 0x48, 0x03, 0x0c,
@@ -179,17 +179,17 @@ static void emit_mark(struct emitter *e, int slot, bool write)
 	emit_bytes(e, line_times_two, sizeof line_times_two);
 	if (write)
 		emit_bytes(e, plus_one, sizeof plus_one);
-	emit_load_gs(e, GPR_RAX, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
+	emit_load_gs(e, JIT_GPR_RAX, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
 	emit_bytes(e, set_bit, sizeof set_bit);
 }
 
 void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live)
 {
-	emit_store_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	if (flags_live)
 		emit_save_flags(e);
 	else
-		emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+		emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
 		const ZydisDecodedOperand *op = &bi->ops[i];
 		if (!marked_operand(op))
@@ -214,6 +214,6 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 	if (flags_live)
 		emit_restore_flags(e);
 	else
-		emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+		emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 }

@@ -6,8 +6,8 @@
 #include "app_memory.h"
 #include "block.h"
 #include "code_pages.h"
-#include "fatal.h"
 #include "flush.h"
+#include "messages.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
 #include "threads.h"
@@ -301,7 +301,7 @@ void jit_enable_icount(void)
 	if (icount_slot >= 0)
 		return;
 	if (slots_reserved + ICOUNT_STRIPES > TB_CLIENT_SLOT_COUNT)
-		fatal("no per-thread counters left for the instruction count");
+		jit_fatal("no per-thread counters left for the instruction count");
 	icount_slot = jit_thread_slot_reserve();
 	for (int i = 1; i < ICOUNT_STRIPES; i++)
 		jit_thread_slot_reserve();

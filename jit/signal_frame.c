@@ -76,22 +76,22 @@ static void regs_to_sigcontext(const struct jit_thread *t, struct k_sigcontext *
 {
 	const uint64_t *g = t->gpr;
 	*sc = (struct k_sigcontext){
-	    .r8 = g[GPR_R8],
-	    .r9 = g[GPR_R9],
-	    .r10 = g[GPR_R10],
-	    .r11 = g[GPR_R11],
-	    .r12 = g[GPR_R12],
-	    .r13 = g[GPR_R13],
-	    .r14 = g[GPR_R14],
-	    .r15 = g[GPR_R15],
-	    .rdi = g[GPR_RDI],
-	    .rsi = g[GPR_RSI],
-	    .rbp = g[GPR_RBP],
-	    .rbx = g[GPR_RBX],
-	    .rdx = g[GPR_RDX],
-	    .rax = g[GPR_RAX],
-	    .rcx = g[GPR_RCX],
-	    .rsp = g[GPR_RSP],
+	    .r8 = g[JIT_GPR_R8],
+	    .r9 = g[JIT_GPR_R9],
+	    .r10 = g[JIT_GPR_R10],
+	    .r11 = g[JIT_GPR_R11],
+	    .r12 = g[JIT_GPR_R12],
+	    .r13 = g[JIT_GPR_R13],
+	    .r14 = g[JIT_GPR_R14],
+	    .r15 = g[JIT_GPR_R15],
+	    .rdi = g[JIT_GPR_RDI],
+	    .rsi = g[JIT_GPR_RSI],
+	    .rbp = g[JIT_GPR_RBP],
+	    .rbx = g[JIT_GPR_RBX],
+	    .rdx = g[JIT_GPR_RDX],
+	    .rax = g[JIT_GPR_RAX],
+	    .rcx = g[JIT_GPR_RCX],
+	    .rsp = g[JIT_GPR_RSP],
 	    .rip = t->app_pc,
 	    .eflags = t->rflags,
 	    .cs = USER_CS,
@@ -103,7 +103,7 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 		       const struct frame_action *act, const stack_t *altstack, uint64_t old_mask)
 {
 	size_t xsize = threads_xsave_size();
-	uint64_t sp = t->gpr[GPR_RSP];
+	uint64_t sp = t->gpr[JIT_GPR_RSP];
 	bool was_on_altstack = on_stack(altstack, sp);
 	if ((act->flags & SA_ONSTACK) && !(altstack->ss_flags & SS_DISABLE) && !was_on_altstack)
 		sp = (uint64_t)altstack->ss_sp + altstack->ss_size;
@@ -141,11 +141,11 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 	    !write_app(sp, &frame, sizeof frame))
 		return false;
 
-	t->gpr[GPR_RDI] = (uint64_t)sig;
-	t->gpr[GPR_RSI] = sp + offsetof(struct k_rt_sigframe, info);
-	t->gpr[GPR_RDX] = sp + offsetof(struct k_rt_sigframe, uc);
-	t->gpr[GPR_RAX] = 0;
-	t->gpr[GPR_RSP] = sp;
+	t->gpr[JIT_GPR_RDI] = (uint64_t)sig;
+	t->gpr[JIT_GPR_RSI] = sp + offsetof(struct k_rt_sigframe, info);
+	t->gpr[JIT_GPR_RDX] = sp + offsetof(struct k_rt_sigframe, uc);
+	t->gpr[JIT_GPR_RAX] = 0;
+	t->gpr[JIT_GPR_RSP] = sp;
 	t->app_pc = act->handler;
 	t->rflags &= ~CLEARED_FLAGS;
 	threads_init_xsave(t->xsave_area); /* a handler starts with a clean FP state */
@@ -155,15 +155,19 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 bool signal_frame_pop(struct jit_thread *t, uint64_t *mask)
 {
 	struct k_rt_sigframe frame;
-	uint64_t at = t->gpr[GPR_RSP] - 8; /* the handler's ret popped pretcode */
+	uint64_t at = t->gpr[JIT_GPR_RSP] - 8; /* the handler's ret popped pretcode */
 	if (!jit_read_app_memory(&frame, at, sizeof frame))
 		return false;
 	const struct k_sigcontext *sc = &frame.uc.mcontext;
 	uint64_t *g = t->gpr;
-	g[GPR_R8] = sc->r8, g[GPR_R9] = sc->r9, g[GPR_R10] = sc->r10, g[GPR_R11] = sc->r11;
-	g[GPR_R12] = sc->r12, g[GPR_R13] = sc->r13, g[GPR_R14] = sc->r14, g[GPR_R15] = sc->r15;
-	g[GPR_RDI] = sc->rdi, g[GPR_RSI] = sc->rsi, g[GPR_RBP] = sc->rbp, g[GPR_RBX] = sc->rbx;
-	g[GPR_RDX] = sc->rdx, g[GPR_RAX] = sc->rax, g[GPR_RCX] = sc->rcx, g[GPR_RSP] = sc->rsp;
+	g[JIT_GPR_R8] = sc->r8, g[JIT_GPR_R9] = sc->r9, g[JIT_GPR_R10] = sc->r10,
+	g[JIT_GPR_R11] = sc->r11;
+	g[JIT_GPR_R12] = sc->r12, g[JIT_GPR_R13] = sc->r13, g[JIT_GPR_R14] = sc->r14,
+	g[JIT_GPR_R15] = sc->r15;
+	g[JIT_GPR_RDI] = sc->rdi, g[JIT_GPR_RSI] = sc->rsi, g[JIT_GPR_RBP] = sc->rbp,
+	g[JIT_GPR_RBX] = sc->rbx;
+	g[JIT_GPR_RDX] = sc->rdx, g[JIT_GPR_RAX] = sc->rax, g[JIT_GPR_RCX] = sc->rcx,
+	g[JIT_GPR_RSP] = sc->rsp;
 	t->app_pc = sc->rip;
 	t->rflags = (t->rflags & ~RESTORABLE_FLAGS) | (sc->eflags & RESTORABLE_FLAGS);
 	size_t xsize = threads_xsave_size();

@@ -10,9 +10,9 @@
 #include "code_cache.h"
 #include "config.h"
 #include "dispatcher.h"
-#include "fatal.h"
 #include "fragment.h"
 #include "instrument.h"
+#include "messages.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
 #include "runtime_lock.h"
@@ -201,7 +201,7 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 	for (int r = 0; r < 16; r++)
 		t->gpr[r] = (uint64_t)uc->uc_mcontext.gregs[from_greg[r]];
 	if (m->rewritten)
-		t->gpr[GPR_RCX] = t->scratch_rcx;
+		t->gpr[JIT_GPR_RCX] = t->scratch_rcx;
 	t->rflags = (uint64_t)uc->uc_mcontext.gregs[REG_EFL];
 	t->app_pc = f->app_pc + m->app_off;
 	uint64_t fs = 0;
@@ -221,7 +221,8 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 {
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	if (!app_state_at(t, uc, pc))
-		fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig, pc);
+		jit_fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig,
+			  pc);
 	call_handler(t, sig, info);
 	/* The kernel restores the real mask from our frame when this handler returns. */
 	uint64_t real = current_mask(t) & ~fault_bits();
@@ -249,8 +250,8 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 		signals_die_by(sig);
 	}
 	if (jit_config.check_native_exec && sig == SIGSEGV && addr == pc)
-		fatal("app code ran natively, outside the code cache, at 0x%lx", pc);
-	fatal("internal fault: signal %d at pc 0x%lx (address 0x%lx)", sig, pc, addr);
+		jit_fatal("app code ran natively, outside the code cache, at 0x%lx", pc);
+	jit_fatal("internal fault: signal %d at pc 0x%lx (address 0x%lx)", sig, pc, addr);
 }
 
 /* Makes the thread come back to the dispatcher soon: the fragment it is in (or about to

@@ -12,8 +12,8 @@
 #include "code_cache.h"
 #include "config.h"
 #include "dispatcher.h"
-#include "fatal.h"
 #include "fragment.h"
+#include "messages.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
@@ -28,16 +28,16 @@ static void print_stats(void)
 	uint64_t hits = 0;
 	for (size_t i = 0; i < threads_count(); i++)
 		hits += threads_at(i)->ibl_hits;
-	message("jit stats: fragments %lu, cache bytes %lu, links %lu, indirect hits %lu, "
-		"indirect misses %lu, flushes %lu, partial flushes %lu, world stops %lu, "
-		"threads %lu",
-		translate_stats.blocks, (unsigned long)code_cache_bytes_used(),
-		translate_stats.links, hits, dispatch_stats.indirect_misses,
-		translate_stats.flushes, translate_stats.partial_flushes, world_stops(),
-		(unsigned long)threads_count());
+	jit_message("jit stats: fragments %lu, cache bytes %lu, links %lu, indirect hits %lu, "
+		    "indirect misses %lu, flushes %lu, partial flushes %lu, world stops %lu, "
+		    "threads %lu",
+		    translate_stats.blocks, (unsigned long)code_cache_bytes_used(),
+		    translate_stats.links, hits, dispatch_stats.indirect_misses,
+		    translate_stats.flushes, translate_stats.partial_flushes, world_stops(),
+		    (unsigned long)threads_count());
 }
 
-void process_exit(int status)
+void jit_process_exit(int status)
 {
 	instrument_at_exit(status);
 	if (jit_config.stats)
@@ -56,8 +56,9 @@ static long arch_prctl(struct jit_thread *t, long code, long addr)
 		memcpy((void *)addr, &t->app_fs, sizeof t->app_fs);
 		return 0;
 	case ARCH_SET_GS:
-		fatal("the app sets its %%gs base (arch_prctl ARCH_SET_GS); the runtime owns %%gs "
-		      "and does not support this");
+		jit_fatal(
+		    "the app sets its %%gs base (arch_prctl ARCH_SET_GS); the runtime owns %%gs "
+		    "and does not support this");
 	case ARCH_GET_GS: {
 		uint64_t zero = 0;
 		memcpy((void *)addr, &zero, sizeof zero);
@@ -74,11 +75,11 @@ static void child_state(struct jit_thread *c, struct jit_thread *t, unsigned lon
 			long tls)
 {
 	memcpy(c->gpr, t->gpr, sizeof c->gpr);
-	c->gpr[GPR_RAX] = 0;
-	c->gpr[GPR_RCX] = t->app_pc; /* what the syscall instruction leaves */
-	c->gpr[GPR_R11] = t->rflags;
+	c->gpr[JIT_GPR_RAX] = 0;
+	c->gpr[JIT_GPR_RCX] = t->app_pc; /* what the syscall instruction leaves */
+	c->gpr[JIT_GPR_R11] = t->rflags;
 	if (stack)
-		c->gpr[GPR_RSP] = (uint64_t)stack;
+		c->gpr[JIT_GPR_RSP] = (uint64_t)stack;
 	c->rflags = t->rflags;
 	c->app_fs = (flags & CLONE_SETTLS) ? (uint64_t)tls : t->app_fs;
 	memcpy(c->xsave_area, t->xsave_area, sizeof c->xsave_area);
@@ -91,7 +92,7 @@ static long app_clone_thread(struct jit_thread *t, unsigned long flags, long sta
 			     long child_tid, long tls)
 {
 	if (t->vfork_child)
-		fatal("a vfork child creates a thread: not supported");
+		jit_fatal("a vfork child creates a thread: not supported");
 	struct jit_thread *c = thread_create();
 	if (!c)
 		return -ENOMEM;
@@ -170,8 +171,8 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 	if ((flags & CLONE_THREAD) && (flags & CLONE_VM))
 		return app_clone_thread(t, flags, stack, parent_tid, child_tid, tls);
 	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
-		fatal("clone with CLONE_VM and without CLONE_THREAD or CLONE_VFORK is not "
-		      "supported yet");
+		jit_fatal("clone with CLONE_VM and without CLONE_THREAD or CLONE_VFORK is not "
+			  "supported yet");
 	long r;
 	if ((flags & CLONE_VM) && app_clone_vfork(t, flags, stack, parent_tid, child_tid, tls, &r))
 		return r;
@@ -182,7 +183,7 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 	r = rt_syscall6(SYS_clone, (long)real, 0, parent_tid, child_tid, 0, 0);
 	if (r == 0) {
 		if (stack)
-			t->gpr[GPR_RSP] = (uint64_t)stack;
+			t->gpr[JIT_GPR_RSP] = (uint64_t)stack;
 		if (flags & CLONE_SETTLS)
 			t->app_fs = (uint64_t)tls;
 		t->os_tid = (int32_t)rt_gettid();
@@ -263,14 +264,14 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 /* The runtime's message descriptor is invisible to the app: it cannot close it. */
 static long app_close(int fd)
 {
-	if (fd == messages_fd())
+	if (fd == jit_messages_fd())
 		return -EBADF;
 	return rt_close(fd);
 }
 
 static long app_close_range(unsigned first, unsigned last, unsigned flags)
 {
-	unsigned mine = (unsigned)messages_fd();
+	unsigned mine = (unsigned)jit_messages_fd();
 	if (mine < first || mine > last)
 		return rt_syscall3(SYS_close_range, first, last, flags);
 	long r = 0;
@@ -288,15 +289,11 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_arch_prctl:
 		return arch_prctl(t, a[0], a[1]);
 	case SYS_brk:
-		return app_brk((uint64_t)a[0]);
 	case SYS_mmap:
-		return app_mmap(a);
 	case SYS_munmap:
-		return app_munmap((uint64_t)a[0], (uint64_t)a[1]);
 	case SYS_mprotect:
-		return app_mprotect((uint64_t)a[0], (uint64_t)a[1], a[2]);
 	case SYS_mremap:
-		return app_mremap(a);
+		return jit_app_memory_syscall(nr, a);
 	case SYS_exit:
 	case SYS_exit_group:
 		if (t->vfork_child) {
@@ -308,14 +305,14 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 			__builtin_unreachable();
 		}
 		if (nr == SYS_exit_group)
-			process_exit((int)a[0]);
+			jit_process_exit((int)a[0]);
 		if (threads_live() > 1) {
 			threads_exiting(t);
 			runtime_unlock();
 			rt_syscall1(SYS_exit,
 				    a[0]); /* the kernel clears and wakes CHILD_CLEARTID */
 		}
-		process_exit((int)a[0]);
+		jit_process_exit((int)a[0]);
 	case SYS_rt_sigaction:
 		return signals_app_sigaction(t, (int)a[0], (uint64_t)a[1], (uint64_t)a[2],
 					     (uint64_t)a[3]);
@@ -344,7 +341,7 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		return app_execve(t, (const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
 	case SYS_execveat:
 		if (jit_config.follow_execv)
-			fatal("execveat is not supported yet under -follow_execv 1");
+			jit_fatal("execveat is not supported yet under -follow_execv 1");
 		break;
 	case SYS_readlink:
 		if (proc_self_readlink(AT_FDCWD, (const char *)a[0], (char *)a[1], a[2], &r))
@@ -368,7 +365,7 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		return app_close_range((unsigned)a[0], (unsigned)a[1], (unsigned)a[2]);
 	case SYS_dup2:
 	case SYS_dup3:
-		if (a[1] == messages_fd() && messages_move() < 0)
+		if (a[1] == jit_messages_fd() && messages_move() < 0)
 			return -EMFILE;
 		break;
 	default:
@@ -383,12 +380,13 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 
 void syscall_dispatch(struct jit_thread *t)
 {
-	long nr = (long)t->gpr[GPR_RAX];
-	const long args[6] = {(long)t->gpr[GPR_RDI], (long)t->gpr[GPR_RSI], (long)t->gpr[GPR_RDX],
-			      (long)t->gpr[GPR_R10], (long)t->gpr[GPR_R8],  (long)t->gpr[GPR_R9]};
+	long nr = (long)t->gpr[JIT_GPR_RAX];
+	const long args[6] = {(long)t->gpr[JIT_GPR_RDI], (long)t->gpr[JIT_GPR_RSI],
+			      (long)t->gpr[JIT_GPR_RDX], (long)t->gpr[JIT_GPR_R10],
+			      (long)t->gpr[JIT_GPR_R8],	 (long)t->gpr[JIT_GPR_R9]};
 	long result;
-	if (instrument_syscall_pre(t, nr, args)) {
-		result = (long)t->gpr[GPR_RAX];
+	if (nr != SYS_rt_sigreturn && instrument_syscall_pre(t, nr, args)) {
+		result = (long)t->gpr[JIT_GPR_RAX];
 	} else {
 		result = dispatch(t, nr, args);
 		if (nr == SYS_rt_sigreturn)
@@ -404,8 +402,8 @@ void syscall_dispatch(struct jit_thread *t)
 			result = nr;
 		}
 	}
-	t->gpr[GPR_RAX] = (uint64_t)result;
+	t->gpr[JIT_GPR_RAX] = (uint64_t)result;
 	/* What the syscall instruction itself does to rcx and r11. */
-	t->gpr[GPR_RCX] = t->app_pc;
-	t->gpr[GPR_R11] = t->rflags;
+	t->gpr[JIT_GPR_RCX] = t->app_pc;
+	t->gpr[JIT_GPR_R11] = t->rflags;
 }

@@ -44,27 +44,12 @@
 /* What stays of an exited thread's block: the page up to the runtime-only fields. */
 #define TB_KEPT_AFTER_EXIT 0x1000
 
-#define GPR_RAX 0
-#define GPR_RCX 1
-#define GPR_RDX 2
-#define GPR_RBX 3
-#define GPR_RSP 4
-#define GPR_RBP 5
-#define GPR_RSI 6
-#define GPR_RDI 7
-#define GPR_R8 8
-#define GPR_R9 9
-#define GPR_R10 10
-#define GPR_R11 11
-#define GPR_R12 12
-#define GPR_R13 13
-#define GPR_R14 14
-#define GPR_R15 15
-
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "instrument.h"
 
 struct jit_thread {
 	uint64_t self;

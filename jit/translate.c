@@ -8,8 +8,8 @@
 #include "code_pages.h"
 #include "config.h"
 #include "emit_instrumentation.h"
-#include "fatal.h"
 #include "flush.h"
+#include "messages.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
 #include "x86_emit.h"
@@ -125,8 +125,8 @@ static bool uses_gs(const struct block_insn *bi)
 /* mov %rax,%gs:scratch; movabs $rec,%rax; jmp *%gs:enter_dispatch */
 static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
 {
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_movabs(e, GPR_RAX, (uint64_t)rec);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_movabs(e, JIT_GPR_RAX, (uint64_t)rec);
 	emit_jmp_gs(e, TB_ENTER_DISPATCH);
 }
 
@@ -175,7 +175,7 @@ static void emit_indirect_lookup(struct translation *t)
 {
 	static const uint8_t index[] = {0x0f, 0xb7, 0xc1};	/* movzwl %cx,%eax */
 	static const uint8_t jump[] = {0x65, 0xff, 0x24, 0xc5}; /* jmp *%gs:d32(,%rax,8) */
-	emit_store_gs(&t->e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(&t->e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_bytes(&t->e, index, sizeof index);
 	emit_bytes(&t->e, jump, sizeof jump);
 	emit_u32(&t->e, TB_IBL_TABLE);
@@ -189,20 +189,20 @@ static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 	static const uint8_t add_rax_to_rcx[] = {0x48, 0x8d, 0x0c, 0x01}; /* lea (%rcx,%rax),%rcx */
 	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01};	  /* lea 1(%rax),%rax */
 	enum { MISMATCH_LEN = 10 + 4 + 8 };
-	emit_movabs(e, GPR_RAX, (uint64_t)0 - app_pc);
+	emit_movabs(e, JIT_GPR_RAX, (uint64_t)0 - app_pc);
 	emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
 	emit_u8(e, 0xe3); /* jrcxz over the mismatch path */
 	emit_u8(e, MISMATCH_LEN);
-	emit_movabs(e, GPR_RAX, app_pc);
+	emit_movabs(e, JIT_GPR_RAX, app_pc);
 	emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
 	emit_jmp_gs(e, TB_IBL_MISS);
 	if (jit_config.stats) {
-		emit_load_gs(e, GPR_RAX, TB_IBL_HITS);
+		emit_load_gs(e, JIT_GPR_RAX, TB_IBL_HITS);
 		emit_bytes(e, count_hit, sizeof count_hit);
-		emit_store_gs(e, GPR_RAX, TB_IBL_HITS);
+		emit_store_gs(e, JIT_GPR_RAX, TB_IBL_HITS);
 	}
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 }
 
 /* Loads the target of an indirect call/jmp into %rcx, computed exactly as the original
@@ -213,14 +213,14 @@ static void emit_load_indirect_target(struct translation *t, const struct block_
 	const ZydisDecodedOperand *op = &bi->ops[0];
 	if (op->type == ZYDIS_OPERAND_TYPE_REGISTER) {
 		int r = reg_id(op->reg.value);
-		if (r != GPR_RCX)
-			emit_mov_reg_reg(e, GPR_RCX, r);
+		if (r != JIT_GPR_RCX)
+			emit_mov_reg_reg(e, JIT_GPR_RCX, r);
 		return;
 	}
 	if (op->mem.segment == ZYDIS_REGISTER_FS)
 		emit_u8(e, 0x64);
 	if (op->mem.base == ZYDIS_REGISTER_RIP) {
-		emit_movabs(e, GPR_RCX,
+		emit_movabs(e, JIT_GPR_RCX,
 			    bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value);
 		static const uint8_t load[] = {0x48, 0x8b, 0x09}; /* mov (%rcx),%rcx */
 		emit_bytes(e, load, sizeof load);
@@ -232,8 +232,8 @@ static void emit_load_indirect_target(struct translation *t, const struct block_
 			emit_u8(e, 0x67);
 	emit_u8(e, (uint8_t)(0x48 | (bi->insn.raw.rex.X << 1) | bi->insn.raw.rex.B));
 	emit_u8(e, 0x8b);
-	emit_u8(e,
-		(uint8_t)((bi->insn.raw.modrm.mod << 6) | (GPR_RCX << 3) | bi->insn.raw.modrm.rm));
+	emit_u8(e, (uint8_t)((bi->insn.raw.modrm.mod << 6) | (JIT_GPR_RCX << 3) |
+			     bi->insn.raw.modrm.rm));
 	unsigned tail = bi->insn.raw.modrm.offset + 1u;
 	emit_bytes(e, bi->bytes + tail, bi->insn.length - tail);
 }
@@ -254,7 +254,7 @@ static void emit_push_return_address(struct translation *t, uint64_t value)
 
 static void emit_indirect_branch(struct translation *t, const struct block_insn *bi, bool call)
 {
-	emit_store_gs(&t->e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_store_gs(&t->e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_load_indirect_target(t, bi);
 	if (call)
 		emit_push_return_address(t, bi->pc + bi->insn.length);
@@ -267,7 +267,7 @@ static void emit_return(struct translation *t, const struct block_insn *bi)
 	int32_t pop = 8;
 	if (bi->insn.operand_count_visible > 0 && bi->ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE)
 		pop += (int32_t)bi->ops[0].imm.value.u;
-	emit_store_gs(&t->e, GPR_RCX, TB_SCRATCH_RCX);
+	emit_store_gs(&t->e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_bytes(&t->e, load, sizeof load);
 	emit_lea_rsp(&t->e, pop);
 	emit_indirect_lookup(t);
@@ -296,8 +296,9 @@ static void emit_rcx_branch(struct translation *t, const struct block_insn *bi)
 
 static int pick_scratch(const struct block_insn *bi)
 {
-	static const int candidates[] = {GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSI,
-					 GPR_RDI, GPR_R8,  GPR_R9,  GPR_R10, GPR_R11};
+	static const int candidates[] = {JIT_GPR_RAX, JIT_GPR_RCX, JIT_GPR_RDX, JIT_GPR_RBX,
+					 JIT_GPR_RSI, JIT_GPR_RDI, JIT_GPR_R8,	JIT_GPR_R9,
+					 JIT_GPR_R10, JIT_GPR_R11};
 	unsigned used = 0;
 	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
 		const ZydisDecodedOperand *op = &bi->ops[i];
@@ -331,7 +332,7 @@ static void emit_rip_relative_far(struct translation *t, const struct block_insn
 	int scratch = pick_scratch(bi);
 	if (scratch < 0 || ZYAN_FAILED(ZydisEncoderDecodedInstructionToEncoderRequest(
 			       &bi->insn, bi->ops, bi->insn.operand_count_visible, &req))) {
-		fatal("cannot relocate the RIP-relative instruction at 0x%lx", bi->pc);
+		jit_fatal("cannot relocate the RIP-relative instruction at 0x%lx", bi->pc);
 	}
 	for (unsigned i = 0; i < req.operand_count; i++) {
 		if (req.operands[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
@@ -344,7 +345,7 @@ static void emit_rip_relative_far(struct translation *t, const struct block_insn
 	uint8_t encoded[ZYDIS_MAX_INSTRUCTION_LENGTH];
 	ZyanUSize len = sizeof encoded;
 	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, encoded, &len)))
-		fatal("cannot re-encode the RIP-relative instruction at 0x%lx", bi->pc);
+		jit_fatal("cannot re-encode the RIP-relative instruction at 0x%lx", bi->pc);
 	emit_store_gs(&t->e, scratch, TB_SCRATCH_REG);
 	emit_movabs(&t->e, scratch, absolute);
 	emit_bytes(&t->e, encoded, (unsigned)len);
@@ -432,8 +433,8 @@ static void emit_rep_counter(struct emitter *e, int slot, bool after, bool down)
 	static const uint8_t add_rcx[] = {0x48, 0x8d, 0x04, 0x08}; /* lea (%rax,%rcx),%rax */
 	static const uint8_t not_rcx[] = {0x48, 0xf7, 0xd1};	   /* not %rcx */
 	static const uint8_t add_neg_rcx[] = {0x48, 0x8d, 0x44, 0x08, 0x01}; /* lea 1(%rax,%rcx) */
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, GPR_RAX, off);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RAX, off);
 	if (after != down) {
 		emit_bytes(e, not_rcx, sizeof not_rcx);
 		emit_bytes(e, add_neg_rcx, sizeof add_neg_rcx);
@@ -441,8 +442,8 @@ static void emit_rep_counter(struct emitter *e, int slot, bool after, bool down)
 	} else {
 		emit_bytes(e, add_rcx, sizeof add_rcx);
 	}
-	emit_store_gs(e, GPR_RAX, off);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, JIT_GPR_RAX, off);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
 static bool is_jcc(ZydisMnemonic m)

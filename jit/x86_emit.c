@@ -132,27 +132,27 @@ void emit_add_gs(struct emitter *e, uint32_t off, uint32_t amount)
 
 void emit_add_gs_keep_flags(struct emitter *e, uint32_t off, uint32_t amount)
 {
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, GPR_RAX, off);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RAX, off);
 	uint8_t lea[] = {0x48, 0x8d, 0x80}; /* lea disp32(%rax),%rax */
 	emit_bytes(e, lea, sizeof lea);
 	emit_u32(e, amount);
-	emit_store_gs(e, GPR_RAX, off);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, JIT_GPR_RAX, off);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
 void emit_save_flags(struct emitter *e)
 {
 	static const uint8_t save[] = {0x9f, 0x0f, 0x90, 0xc0}; /* lahf; seto %al */
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_bytes(e, save, sizeof save);
-	emit_store_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_FLAGS);
 }
 
 void emit_restore_flags(struct emitter *e)
 {
 	static const uint8_t restore[] = {0x04, 0x7f, 0x9e}; /* add $0x7f,%al; sahf */
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_FLAGS);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_FLAGS);
 	emit_bytes(e, restore, sizeof restore);
-	emit_load_gs(e, GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }

@@ -18,7 +18,7 @@ void emit_u8(struct emitter *e, uint8_t v);
 void emit_u32(struct emitter *e, uint32_t v);
 void emit_u64(struct emitter *e, uint64_t v);
 
-/* reg is a hardware register number 0..15 (GPR_RAX ... GPR_R15). */
+/* reg is a hardware register number 0..15 (JIT_GPR_RAX ... JIT_GPR_R15). */
 void emit_store_gs(struct emitter *e, int reg, uint32_t tb_offset); /* mov %reg,%gs:off */
 void emit_load_gs(struct emitter *e, int reg, uint32_t tb_offset);  /* mov %gs:off,%reg */
 void emit_jmp_gs(struct emitter *e, uint32_t tb_offset);	    /* jmp *%gs:off */

@@ -3,10 +3,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "app_map.h"
-#include "app_memory.h"
-#include "fatal.h"
 #include "instrument.h"
+#include "jit_app.h"
+#include "jit_messages.h"
 #include "record_queue.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
@@ -23,7 +22,7 @@ struct watched {
 static struct watched *ranges;
 static size_t count, cap;
 
-static int add_mapping(const struct app_mapping *m, void *arg)
+static int add_mapping(const struct jit_app_mapping *m, void *arg)
 {
 	(void)arg;
 	if (!(m->prot & PROT_READ))
@@ -32,14 +31,14 @@ static int add_mapping(const struct app_mapping *m, void *arg)
 		size_t ncap = cap ? cap * 2 : 64;
 		struct watched *n = rt_realloc(ranges, ncap * sizeof *n);
 		if (!n)
-			fatal("out of memory while recording");
+			jit_fatal("out of memory while recording");
 		ranges = n;
 		cap = ncap;
 	}
 	size_t pages = (m->end - m->start) / PAGE;
 	uint8_t *withheld = rt_alloc(pages);
 	if (!withheld)
-		fatal("out of memory while recording");
+		jit_fatal("out of memory while recording");
 	memset(withheld, 1, pages);
 	ranges[count++] = (struct watched){m->start, m->end, m->prot, withheld};
 	rt_mprotect((void *)m->start, m->end - m->start, PROT_NONE);
@@ -48,7 +47,7 @@ static int add_mapping(const struct app_mapping *m, void *arg)
 
 void first_touch_begin(void)
 {
-	app_map_foreach(add_mapping, NULL);
+	jit_app_map_foreach(add_mapping, NULL);
 }
 
 static struct watched *find(uint64_t addr)
@@ -78,7 +77,7 @@ bool first_touch_page(uint64_t addr)
 	give_back(w, page);
 	struct record *r = record_new(REC_PAGE, PAGE);
 	if (!r)
-		fatal("out of memory while recording");
+		jit_fatal("out of memory while recording");
 	memcpy(r->data, (const void *)page, PAGE);
 	r->u.page.addr = page;
 	r->u.page.prot = w->prot;
@@ -122,14 +121,21 @@ void first_touch_end(void)
 	for (size_t k = 0; k < count; k++) {
 		struct watched *w = &ranges[k];
 		size_t pages = (w->end - w->start) / PAGE;
-		for (size_t i = 0; i < pages;) { /* one mprotect per run of withheld pages */
-			size_t j = i;
-			while (j < pages && w->withheld[j])
+		/* One mprotect per run of withheld pages that get the same protection back (a
+		 * page holding translated code stays write-protected). */
+		for (size_t i = 0; i < pages;) {
+			if (!w->withheld[i]) {
+				i++;
+				continue;
+			}
+			uint64_t page = w->start + i * PAGE;
+			uint32_t prot = jit_real_prot(page, w->prot);
+			size_t j = i + 1;
+			while (j < pages && w->withheld[j] &&
+			       jit_real_prot(w->start + j * PAGE, w->prot) == prot)
 				j++;
-			if (j > i)
-				rt_mprotect((void *)(w->start + i * PAGE), (j - i) * PAGE,
-					    app_prot(w->prot));
-			i = j + 1;
+			rt_mprotect((void *)page, (j - i) * PAGE, (int)prot);
+			i = j;
 		}
 		rt_free(w->withheld);
 	}

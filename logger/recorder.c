@@ -1,23 +1,22 @@
 #include "recorder.h"
 
+#include <errno.h>
+#include <linux/sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#include "app_map.h"
-#include "app_memory.h"
-#include "fatal.h"
 #include "first_touch.h"
 #include "instrument.h"
+#include "jit_app.h"
+#include "jit_messages.h"
 #include "nondet.h"
 #include "record_queue.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_string.h"
-#include "syscall_table.h"
-#include "syscalls.h"
-#include "thread_block.h"
+#include "syscall_model.h"
 
 enum region_state { OUT, TO_IN, IN, TO_OUT };
 
@@ -40,7 +39,7 @@ static struct record *must_new(enum record_kind kind, size_t extra)
 {
 	struct record *r = record_new(kind, extra);
 	if (!r)
-		fatal("out of memory while recording");
+		jit_fatal("out of memory while recording");
 	return r;
 }
 
@@ -78,7 +77,7 @@ static void record_map(uint64_t start, uint64_t end, uint32_t prot, uint32_t fla
 	record_push(r);
 }
 
-static int record_mapping(const struct app_mapping *m, void *arg)
+static int record_mapping(const struct jit_app_mapping *m, void *arg)
 {
 	(void)arg;
 	record_map(m->start, m->end, m->prot, m->flags, m->offset, m->path);
@@ -86,7 +85,7 @@ static int record_mapping(const struct app_mapping *m, void *arg)
 }
 
 /* Every readable page of a mapping, as it is now (-log:fat 1). */
-static int snapshot_mapping(const struct app_mapping *m, void *arg)
+static int snapshot_mapping(const struct jit_app_mapping *m, void *arg)
 {
 	(void)arg;
 	if (!(m->prot & PROT_READ))
@@ -136,12 +135,12 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 	record_push(r);
 	record_thread(REC_THREAD, t, 0);
 	uint64_t brk_start, brk_cur, brk_mapped;
-	app_brk_state(&brk_start, &brk_cur, &brk_mapped);
+	jit_app_brk_state(&brk_start, &brk_cur, &brk_mapped);
 	/* The emulated break: a pseudo-mapping the replayer turns back into break state. */
 	record_map(brk_start, brk_cur, 0, 0, brk_mapped - brk_start, "[brk]");
-	app_map_foreach(record_mapping, NULL);
+	jit_app_map_foreach(record_mapping, NULL);
 	if (rec.fat)
-		app_map_foreach(snapshot_mapping, NULL);
+		jit_app_map_foreach(snapshot_mapping, NULL);
 	else
 		first_touch_begin();
 	rec.start_icount = icount;
@@ -164,7 +163,7 @@ static void end_region(struct jit_thread *t, uint64_t icount)
 	record_push(r);
 	const char *err = record_queue_wait_done();
 	if (err[0])
-		fatal("%s", err);
+		jit_fatal("%s", err);
 	rec.state = OUT;
 	rec.region++;
 }
@@ -188,8 +187,9 @@ void recorder_event(const struct control_event_info *ev)
 		return;
 	}
 	if (start && jit_thread_count() > 1)
-		fatal("a region starts in a program with several threads: recording multithreaded "
-		      "programs is not supported yet");
+		jit_fatal(
+		    "a region starts in a program with several threads: recording multithreaded "
+		    "programs is not supported yet");
 	set_cause(ev);
 	rec.state = start ? TO_IN : TO_OUT;
 	/* Step 1 of the transition: the triggering thread stops at the end of its block
@@ -244,19 +244,15 @@ static size_t copy_readable(struct pinball_mem_write *w, size_t kept, uint8_t **
 
 static void record_syscall(struct jit_thread *t, long nr, const long args[6], long result)
 {
-	struct mem_range writes[SYSCALL_MAX_WRITES];
+	struct mem_range writes[SYSCALL_MAX_RANGES];
 	int n = syscall_writes(nr, args, result, writes);
 	if (n < 0 && nr >= 0 && nr < 512 && !rec.unmodelled_seen[nr]) {
 		rec.unmodelled_seen[nr] = true;
 		const char *name = syscall_name(nr);
-		message("warning: syscall %s (%ld) is not modelled: what it writes to memory is "
-			"not recorded (the replayer will say so)",
-			name ? name : "?", nr);
-	}
-	if (nr == SYS_mmap && result >= 0 && !(args[3] & MAP_ANONYMOUS)) {
-		/* The file's contents arrive in memory: record them as the kernel's writes. */
-		writes[0] = (struct mem_range){(uint64_t)result, (uint64_t)args[1]};
-		n = 1;
+		jit_message(
+		    "warning: syscall %s (%ld) is not modelled for these arguments: what it "
+		    "writes to memory is not recorded (the replayer will say so)",
+		    name ? name : "?", nr);
 	}
 	size_t data = 0;
 	for (int i = 0; i < n; i++)
@@ -283,41 +279,12 @@ static void record_syscall(struct jit_thread *t, long nr, const long args[6], lo
 	record_push(r);
 }
 
-/* Before the kernel sees the app's memory, the pages it will use must be accessible:
- * buffers with a length, and (for pointers without one) the page of every argument that
- * points into withheld memory and the next page. */
+/* Before the kernel sees the app's memory, the pages it will use must be accessible: the
+ * buffers the model knows, and (for pointers without a known size, such as paths) the page
+ * of every argument that points into withheld memory and the next page. */
 static void prepare_memory(long nr, const long a[6])
 {
 	switch (nr) {
-	case SYS_read:
-	case SYS_write:
-	case SYS_pread64:
-	case SYS_pwrite64:
-	case SYS_recvfrom:
-	case SYS_sendto:
-	case SYS_getdents64:
-		first_touch_range((uint64_t)a[1], (uint64_t)a[2]);
-		break;
-	case SYS_readv:
-	case SYS_writev:
-	case SYS_preadv:
-	case SYS_pwritev: {
-		first_touch_range((uint64_t)a[1], (uint64_t)a[2] * sizeof(struct iovec));
-		const struct iovec *iov = (const struct iovec *)a[1];
-		for (long i = 0; i < a[2]; i++)
-			first_touch_range((uint64_t)iov[i].iov_base, iov[i].iov_len);
-		break;
-	}
-	case SYS_readlink:
-		first_touch_range((uint64_t)a[1], (uint64_t)a[2]);
-		break;
-	case SYS_readlinkat:
-		first_touch_range((uint64_t)a[2], (uint64_t)a[3]);
-		break;
-	case SYS_getcwd:
-	case SYS_getrandom:
-		first_touch_range((uint64_t)a[0], (uint64_t)a[1]);
-		break;
 	case SYS_mprotect: /* the app's new protection replaces ours: record first */
 	case SYS_mremap:
 		first_touch_range((uint64_t)a[0], (uint64_t)a[1]);
@@ -332,6 +299,10 @@ static void prepare_memory(long nr, const long a[6])
 	default:
 		break;
 	}
+	struct mem_range ranges[SYSCALL_MAX_RANGES];
+	int n = syscall_accesses(nr, a, ranges);
+	for (int i = 0; i < n; i++)
+		first_touch_range(ranges[i].addr, ranges[i].len);
 	for (int i = 0; i < 6; i++)
 		first_touch_range((uint64_t)a[i], 2 * PAGE - ((uint64_t)a[i] & (PAGE - 1)));
 }
@@ -341,18 +312,39 @@ static bool grant_access(uint64_t addr)
 	return rec.state == IN && !rec.fat && !rec.disabled && first_touch_page(addr);
 }
 
+/* A call whose effects cannot be recorded fails in the region as it would on a kernel
+ * without the feature; the replay injects the same failure. */
+static void refuse(struct jit_thread *t, long nr, const long args[6])
+{
+	if (nr >= 0 && nr < 512 && !rec.unmodelled_seen[nr]) {
+		rec.unmodelled_seen[nr] = true;
+		jit_message("warning: syscall %s fails with ENOSYS inside a recorded region: its "
+			    "effects cannot be recorded",
+			    syscall_name(nr));
+	}
+	record_syscall(t, nr, args, -ENOSYS);
+	jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)-ENOSYS);
+}
+
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
 {
 	(void)arg;
-	if (rec.state == IN && !rec.disabled && nr == SYS_clone && (args[0] & 0x00010000))
-		fatal("the app creates a thread inside a recorded region: recording multithreaded "
-		      "programs is not supported yet");
-	if (rec.state == IN && !rec.fat && !rec.disabled)
+	if (rec.state != IN || rec.disabled)
+		return false;
+	if (nr == SYS_clone && (args[0] & CLONE_THREAD))
+		jit_fatal("the app creates a thread inside a recorded region: recording "
+			  "multithreaded programs is not supported yet");
+	enum syscall_replay kind = syscall_replay_kind(nr, args);
+	if (kind == SYSCALL_REPLAY_REFUSED) {
+		refuse(t, nr, args);
+		return true;
+	}
+	if (!rec.fat)
 		prepare_memory(nr, args);
-	if (rec.state == IN && !rec.disabled && (nr == SYS_exit_group || nr == SYS_exit)) {
+	if (kind == SYSCALL_REPLAY_EXIT) {
 		/* The region ends with the process: the exit is its last event. */
 		record_syscall(t, nr, args, 0);
-		jit_thread_set_gpr(t, GPR_RAX, (uint64_t)nr);
+		jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)nr);
 		rec.cause = (struct pinball_cause){.kind = "exit",
 						   .spec = "exit_group",
 						   .tid = jit_thread_id(t),
@@ -373,15 +365,15 @@ static bool syscall_efault(struct jit_thread *t, long nr, const long args[6], vo
 	if (rec.state != IN || rec.fat || rec.disabled || !first_touch_all())
 		return false;
 	const char *name = syscall_name(nr);
-	message("warning: syscall %s failed on withheld memory: every page of the region is "
-		"recorded from now on",
-		name ? name : "?");
+	jit_message("warning: syscall %s failed on withheld memory: every page of the region is "
+		    "recorded from now on",
+		    name ? name : "?");
 	return true;
 }
 
 static bool is_fork(long nr, const long args[6])
 {
-	return nr == SYS_fork || nr == SYS_vfork || (nr == SYS_clone && !(args[0] & 0x10000));
+	return nr == SYS_fork || nr == SYS_vfork || (nr == SYS_clone && !(args[0] & CLONE_THREAD));
 }
 
 static void syscall_post(struct jit_thread *t, long nr, const long args[6], long result, void *arg)
@@ -486,7 +478,7 @@ static void abandon_region(void)
 
 void recorder_start(const struct recorder_options *o)
 {
-	messages_on_fatal(abandon_region);
+	jit_on_fatal(abandon_region);
 	rec.basename = o->basename;
 	rec.fat = o->fat;
 	jit_set_access_hook(grant_access);

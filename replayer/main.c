@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "app_memory.h"
 #include "control_engine.h"
 #include "instrument.h"
 #include "jit.h"
+#include "jit_app.h"
 #include "replay.h"
 #include "replay_input.h"
 
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
-	if (in.has_brk && app_brk_adopt(in.brk_start, in.brk_current, in.brk_mapped_end)) {
+	if (in.has_brk && jit_app_brk_adopt(in.brk_start, in.brk_current, in.brk_mapped_end)) {
 		fprintf(stderr, "replayer: error: the recorded program break at 0x%lx is in use\n",
 			in.brk_start);
 		return 2;

@@ -1,20 +1,17 @@
 #include "replay.h"
 
-#include <asm/prctl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#include "app_memory.h"
-#include "fatal.h"
 #include "instrument.h"
+#include "jit_app.h"
+#include "jit_messages.h"
 #include "nondet.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
-#include "syscall_table.h"
-#include "syscalls.h"
-#include "thread_block.h"
+#include "syscall_model.h"
 
 /* Flags that the replay must reproduce exactly (the status flags and DF). */
 #define COMPARED_FLAGS 0xcd5ull
@@ -43,8 +40,8 @@ static void diverged(const struct jit_thread *t, uint64_t icount, const char *fm
 	va_start(ap, fmt);
 	rt_vformat(what, sizeof what, fmt, ap);
 	va_end(ap);
-	rt_dprintf(messages_fd(), "replay: DIVERGED at tid %u icount %lu: %s\n", jit_thread_id(t),
-		   icount, what);
+	rt_dprintf(jit_messages_fd(), "replay: DIVERGED at tid %u icount %lu: %s\n",
+		   jit_thread_id(t), icount, what);
 	rt_exit_group(1);
 	__builtin_unreachable();
 }
@@ -78,10 +75,11 @@ _Noreturn static void finish(struct jit_thread *t, uint64_t icount, bool compare
 	if (rp.next != rp.in->nevents)
 		diverged(t, icount, "%lu recorded events were not replayed",
 			 rp.in->nevents - rp.next);
-	rt_dprintf(messages_fd(), "replay: OK %lu instructions, 1 threads, %lu syscalls injected\n",
-		   icount, rp.syscalls);
+	rt_dprintf(jit_messages_fd(),
+		   "replay: OK %lu instructions, 1 threads, %lu syscalls injected\n", icount,
+		   rp.syscalls);
 	jit_thread_set_icount(t, icount); /* for the tools' reports at exit */
-	process_exit(0);
+	jit_process_exit(0);
 }
 
 static const struct replay_event *expect_event(struct jit_thread *t, uint64_t icount,
@@ -142,26 +140,22 @@ static long perform_memory_change(struct jit_thread *t, uint64_t icount, long nr
 		args[3] = (a[3] & ~MAP_SHARED) | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS;
 		args[4] = -1;
 		args[5] = 0;
-		r = app_mmap(args);
+		r = jit_app_memory_syscall(nr, args);
 		if (r == e->result) {
 			apply_writes(e);
-			if (!(a[2] & PROT_WRITE))
-				app_mprotect((uint64_t)r, (uint64_t)a[1], a[2]);
+			if (!(a[2] & PROT_WRITE)) {
+				const long prot[6] = {r, a[1], a[2]};
+				jit_app_memory_syscall(SYS_mprotect, prot);
+			}
 		}
-		break;
-	case SYS_munmap:
-		r = app_munmap((uint64_t)a[0], (uint64_t)a[1]);
-		break;
-	case SYS_mprotect:
-		r = app_mprotect((uint64_t)a[0], (uint64_t)a[1], a[2]);
 		break;
 	case SYS_mremap:
 		args[3] = a[3] | MREMAP_MAYMOVE | MREMAP_FIXED;
 		args[4] = r;
-		r = app_mremap(args);
+		r = jit_app_memory_syscall(nr, args);
 		break;
-	case SYS_brk:
-		r = app_brk((uint64_t)a[0]);
+	default:
+		r = jit_app_memory_syscall(nr, args);
 		break;
 	}
 	if (r != e->result)
@@ -172,8 +166,6 @@ static long perform_memory_change(struct jit_thread *t, uint64_t icount, long nr
 static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *arg)
 {
 	(void)arg;
-	if (nr == SYS_rt_sigreturn)
-		return false; /* the runtime's own business: not an event */
 	uint64_t icount = jit_thread_icount(t);
 	char what[64];
 	rt_format(what, sizeof what, "the replay made syscall %s", name_of(nr));
@@ -181,34 +173,34 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 	if ((long)e->nr != nr)
 		diverged(t, icount, "the replay made syscall %s, the recording %s", name_of(nr),
 			 name_of((long)e->nr));
-	struct mem_range ranges[SYSCALL_MAX_WRITES];
-	if (syscall_writes(nr, a, e->result, ranges) < 0 && nr != SYS_mmap)
-		message("warning: syscall %s at icount %lu is not modelled: its memory effects "
-			"beyond the result were not recorded",
-			name_of(nr), icount);
+	struct mem_range ranges[SYSCALL_MAX_RANGES];
+	if (syscall_writes(nr, a, e->result, ranges) < 0)
+		jit_message("warning: syscall %s at icount %lu is not modelled: its memory effects "
+			    "beyond the result were not recorded",
+			    name_of(nr), icount);
 	rp.syscalls++;
-	if (nr == SYS_exit_group || nr == SYS_exit)
+	enum syscall_replay kind = syscall_replay_kind(nr, a);
+	if (kind == SYSCALL_REPLAY_EXIT)
 		finish(t, icount, true);
-	if (nr == SYS_arch_prctl && (a[0] == ARCH_SET_FS || a[0] == ARCH_GET_FS))
-		return false; /* the runtime emulates it: the app's %fs */
-	if (nr == SYS_rt_sigaction || nr == SYS_rt_sigprocmask || nr == SYS_sigaltstack)
-		return false; /* the runtime keeps the app's actions, mask and signal stack */
+	if (kind == SYSCALL_REPLAY_RUNTIME)
+		return false; /* the runtime emulates it from the app's state, as it did */
 	if (e->result == -JIT_ERESTARTSYS) {
 		/* interrupted by a signal and restarted: back to the syscall instruction */
 		struct jit_regs regs;
 		jit_thread_get_regs(t, &regs);
 		regs.rip -= 2;
 		jit_thread_set_regs(t, &regs);
-		jit_thread_set_gpr(t, GPR_RAX, (uint64_t)nr);
+		jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)nr);
 		rp.syscalls++;
 		return true;
 	}
-	long result =
-	    syscall_changes_memory_map(nr) ? perform_memory_change(t, icount, nr, a, e) : e->result;
-	if (!syscall_changes_memory_map(nr))
+	long result = e->result;
+	if (kind == SYSCALL_REPLAY_MEMORY_MAP)
+		result = perform_memory_change(t, icount, nr, a, e);
+	else
 		apply_writes(e);
 	echo(nr, a, result);
-	jit_thread_set_gpr(t, GPR_RAX, (uint64_t)result);
+	jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)result);
 	return true;
 }
 

@@ -1,6 +1,6 @@
 #include "replay_input.h"
 
-#include "app_memory.h"
+#include "jit_app.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -77,7 +77,8 @@ static int map_memory(const struct pinball_reader *r, struct replay_input *in, c
 			in->brk_current = m.end;
 			in->brk_mapped_end = m.start + m.offset;
 			/* The rest of the break's reservation, claimed now like every range. */
-			uint64_t from = in->brk_mapped_end, to = m.start + app_brk_reserve_size();
+			uint64_t from = in->brk_mapped_end,
+				 to = m.start + jit_app_brk_reserve_size();
 			void *at =
 			    mmap((void *)from, to - from, PROT_NONE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "engine_internal.h"
-#include "thread_block.h"
 #include "xed_zydis.h"
 
 enum { MAGIC_XCHG_EBX_0 = 0x87, MAGIC_XCHG_EBX_1 = 0xdb };
@@ -76,14 +75,14 @@ static bool registers_match(const struct jit_thread *t, const struct control_ala
 {
 	switch (a->type) {
 	case CONTROL_ALARM_CPUID:
-		return (uint32_t)jit_thread_gpr(t, GPR_RAX) == a->u.cpuid.leaf &&
+		return (uint32_t)jit_thread_gpr(t, JIT_GPR_RAX) == a->u.cpuid.leaf &&
 		       (!a->u.cpuid.has_subleaf ||
-			(uint32_t)jit_thread_gpr(t, GPR_RCX) == a->u.cpuid.subleaf);
+			(uint32_t)jit_thread_gpr(t, JIT_GPR_RCX) == a->u.cpuid.subleaf);
 	case CONTROL_ALARM_MAGIC:
-		return jit_thread_gpr(t, GPR_RAX) == a->u.magic.a &&
-		       (!a->u.magic.has_b || jit_thread_gpr(t, GPR_RBX) == a->u.magic.b);
+		return jit_thread_gpr(t, JIT_GPR_RAX) == a->u.magic.a &&
+		       (!a->u.magic.has_b || jit_thread_gpr(t, JIT_GPR_RBX) == a->u.magic.b);
 	case CONTROL_ALARM_PCONTROL: /* MPI_Pcontrol(int level, const char *name, ...) */
-		return app_string_equals(jit_thread_gpr(t, GPR_RSI), a->u.pcontrol);
+		return app_string_equals(jit_thread_gpr(t, JIT_GPR_RSI), a->u.pcontrol);
 	default:
 		return true;
 	}
@@ -112,7 +111,7 @@ static void enter_watched_function(struct engine_thread *et, struct alarm_ref *r
 	struct engine_run *run = &et->runs[r->chain];
 	if (run->in_func)
 		return; /* a nested (recursive) call */
-	uint64_t rsp = jit_thread_gpr(et->jt, GPR_RSP);
+	uint64_t rsp = jit_thread_gpr(et->jt, JIT_GPR_RSP);
 	uint64_t ret = 0;
 	if (!jit_read_app_memory(&ret, rsp, sizeof ret))
 		return;
@@ -145,7 +144,7 @@ static void on_return(const struct jit_callout *c)
 {
 	rt_mutex_lock(&engine.lock);
 	struct engine_thread *et = engine_thread_of(c->thread);
-	uint64_t rsp = jit_thread_gpr(c->thread, GPR_RSP);
+	uint64_t rsp = jit_thread_gpr(c->thread, JIT_GPR_RSP);
 	for (uint32_t ch = 0; et && ch < engine.spec->nchains; ch++) {
 		struct engine_run *run = &et->runs[ch];
 		if (!run->in_func || run->func_return_pc != c->pc || rsp != run->func_rsp + 8)

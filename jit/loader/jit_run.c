@@ -17,7 +17,7 @@
 #include "../block.h"
 #include "../config.h"
 #include "../dispatcher.h"
-#include "../fatal.h"
+#include "../messages.h"
 #include "../runtime_lock.h"
 #include "../signals.h"
 #include "../threads.h"
@@ -77,13 +77,13 @@ static struct jit_thread *start_runtime(const struct jit_run_options *o)
 {
 	const char *why = NULL;
 	if (!threads_init(getauxval(AT_HWCAP2), &why)) {
-		message("error: %s", why);
+		jit_message("error: %s", why);
 		return NULL;
 	}
 	translate_init();
 	struct jit_thread *t = thread_create();
 	if (!t || thread_install_gs(t)) {
-		message("error: cannot create the runtime's thread block");
+		jit_message("error: cannot create the runtime's thread block");
 		return NULL;
 	}
 	jit_config.check_native_exec = o->check_native_exec;
@@ -98,7 +98,7 @@ static struct jit_thread *start_runtime(const struct jit_run_options *o)
 _Noreturn static void enter(struct jit_thread *t, uint64_t pc, unsigned stress_stop_ms)
 {
 	if (stress_stop_ms && stress_stop_start(stress_stop_ms))
-		message("warning: cannot start the -jit:stress_stop_ms helper");
+		jit_message("warning: cannot start the -jit:stress_stop_ms helper");
 	instrument_thread_start(t, pc);
 	t->app_pc = pc;
 	if (t->safe_point_pending)
@@ -135,25 +135,25 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	static struct program prog;
 	int status = program_resolve(program, argv, o->argv0, envp, &prog, err, sizeof err);
 	if (status) {
-		message("error: %s", err);
+		jit_message("error: %s", err);
 		return status;
 	}
 	static struct elf_image exe, interp;
 	bool exec_prot = !o->check_native_exec;
 	if (elf_map(prog.elf_path, exec_prot, &exe, err, sizeof err) ||
 	    (exe.interp[0] && elf_map(exe.interp, exec_prot, &interp, err, sizeof err))) {
-		message("error: %s", err);
+		jit_message("error: %s", err);
 		return 126;
 	}
 	bool dynamic = exe.interp[0] != '\0';
 	struct initial_stack stack;
 	if (initial_stack_build(prog.argv, envp, prog.exec_path, &exe, dynamic ? &interp : NULL,
 				&stack)) {
-		message("error: cannot allocate the app's stack");
+		jit_message("error: cannot allocate the app's stack");
 		return 1;
 	}
 	if (app_brk_init(exe.end)) {
-		message("error: cannot reserve the app's program break");
+		jit_message("error: cannot reserve the app's program break");
 		return 1;
 	}
 
@@ -173,7 +173,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	report_image(jit_config.app_exe_path, &exe);
 	if (dynamic)
 		report_image(exe.interp, &interp);
-	t->gpr[GPR_RSP] = stack.sp;
+	t->gpr[JIT_GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
 	t->app_fs = 0;
 	enter(t, dynamic ? interp.entry : exe.entry, o->stress_stop_ms);

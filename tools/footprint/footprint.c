@@ -3,8 +3,8 @@
 #include <sys/mman.h>
 
 #include "block_counts.h"
-#include "fatal.h"
 #include "footprint_internal.h"
+#include "jit_messages.h"
 #include "report.h"
 #include "rt_format.h"
 #include "rt_syscall.h"

@@ -3,8 +3,8 @@
 #include <sys/mman.h>
 
 #include "block_counts.h"
-#include "fatal.h"
 #include "footprint_internal.h"
+#include "jit_messages.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_sort.h"
@@ -135,7 +135,8 @@ void footprint_report(int fd)
 	rt_dprintf(fd, "footprint total lines %lu pages %lu\n",
 		   t.lines[2] + code_lines - shared_lines, t.pages[2] + code_pages - shared_pages);
 	if (block_counts_threads_dropped() || block_counts_blocks_dropped())
-		message("warning: -footprint: %u threads and %lu blocks beyond the tool's limits "
-			"were not counted",
-			block_counts_threads_dropped(), block_counts_blocks_dropped());
+		jit_message(
+		    "warning: -footprint: %u threads and %lu blocks beyond the tool's limits "
+		    "were not counted",
+		    block_counts_threads_dropped(), block_counts_blocks_dropped());
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "footprint_internal.h"
-#include "thread_block.h"
 
 enum string_kind { MOVS, STOS, LODS, CMPS, SCAS, INS, OUTS, OTHER };
 enum { REP = 1, REPE = 2, REPNE = 3 };
@@ -144,13 +143,13 @@ void footprint_rep_string(const struct jit_callout *c)
 	struct jit_regs r;
 	jit_thread_get_regs(c->thread, &r);
 	uint64_t narrow = s.narrow ? 0xffffffffull : ~0ull;
-	uint64_t n = r.gpr[GPR_RCX] & narrow;
-	uint64_t si = r.gpr[GPR_RSI] & narrow, di = r.gpr[GPR_RDI] & narrow;
+	uint64_t n = r.gpr[JIT_GPR_RCX] & narrow;
+	uint64_t si = r.gpr[JIT_GPR_RSI] & narrow, di = r.gpr[JIT_GPR_RDI] & narrow;
 	bool down = r.rflags & (1u << 10); /* DF */
 	if (!n)
 		return;
 	if ((s.kind == CMPS || s.kind == SCAS) && s.rep != REP)
-		n = compared_iterations(&s, n, si, di, r.gpr[GPR_RAX],
+		n = compared_iterations(&s, n, si, di, r.gpr[JIT_GPR_RAX],
 					down ? -(int64_t)s.size : (int64_t)s.size);
 	if (s.kind == MOVS || s.kind == LODS || s.kind == CMPS || s.kind == OUTS)
 		mark_elements(bitmap, si, n, s.size, down, false);

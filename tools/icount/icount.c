@@ -1,7 +1,7 @@
 #include "icount.h"
 
-#include "fatal.h"
 #include "instrument.h"
+#include "jit_messages.h"
 #include "report.h"
 #include "rt_format.h"
 

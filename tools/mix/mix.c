@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "block_counts.h"
-#include "fatal.h"
 #include "instrument.h"
+#include "jit_messages.h"
 #include "report.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
@@ -135,7 +135,7 @@ static void write_report(int fd)
 	struct histogram *h = rt_calloc(2, sizeof *h);
 	struct line *lines = rt_calloc(REP_KINDS * MNEMONICS, sizeof *lines);
 	if (!h || !lines) {
-		message("error: -mix: out of memory for the report");
+		jit_message("error: -mix: out of memory for the report");
 		return;
 	}
 	for (size_t i = 0; i < jit_thread_count(); i++) {
@@ -149,11 +149,11 @@ static void write_report(int fd)
 	}
 	print(fd, "total", &h[1], lines);
 	if (block_counts_threads_dropped())
-		message("warning: -mix: %u threads beyond the tool's limit were not counted",
-			block_counts_threads_dropped());
+		jit_message("warning: -mix: %u threads beyond the tool's limit were not counted",
+			    block_counts_threads_dropped());
 	if (block_counts_blocks_dropped())
-		message("warning: -mix: %lu blocks beyond the tool's limit were not counted",
-			block_counts_blocks_dropped());
+		jit_message("warning: -mix: %lu blocks beyond the tool's limit were not counted",
+			    block_counts_blocks_dropped());
 }
 
 static void report(int status, void *arg)

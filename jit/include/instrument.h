@@ -111,8 +111,27 @@ void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *
  * negative, calls fn before the block runs (pc = the block's first instruction). */
 void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg);
 
+/* General-purpose registers in hardware numbering, as jit_thread_gpr and struct jit_regs
+ * index them. */
+#define JIT_GPR_RAX 0
+#define JIT_GPR_RCX 1
+#define JIT_GPR_RDX 2
+#define JIT_GPR_RBX 3
+#define JIT_GPR_RSP 4
+#define JIT_GPR_RBP 5
+#define JIT_GPR_RSI 6
+#define JIT_GPR_RDI 7
+#define JIT_GPR_R8 8
+#define JIT_GPR_R9 9
+#define JIT_GPR_R10 10
+#define JIT_GPR_R11 11
+#define JIT_GPR_R12 12
+#define JIT_GPR_R13 13
+#define JIT_GPR_R14 14
+#define JIT_GPR_R15 15
+
 /* The app's registers while the thread is in the runtime (callouts, syscall hooks, safe
- * points). GPRs in hardware numbering (GPR_RAX...). */
+ * points). */
 uint64_t jit_thread_gpr(const struct jit_thread *t, int reg);
 void jit_thread_set_gpr(struct jit_thread *t, int reg, uint64_t value);
 
@@ -176,7 +195,8 @@ struct jit_client {
 	void (*image_mapped)(const char *path, uint64_t start, uint64_t end, uint64_t offset,
 			     void *arg);
 	/* Before the thread's syscall (nr, args) runs: returning true takes it over; the hook
-	 * leaves the result in GPR_RAX (jit_thread_set_gpr). */
+	 * leaves the result in JIT_GPR_RAX (jit_thread_set_gpr). rt_sigreturn is the
+	 * runtime's own business: no hook sees it. */
 	bool (*syscall_pre)(struct jit_thread *t, long nr, const long args[6], void *arg);
 	/* After the syscall ran, with its result (-JIT_ERESTARTSYS: a signal interrupted it
 	 * and it will run again once the handler returns). */
@@ -210,6 +230,10 @@ struct jit_client {
 	 * for the parent, such as posix_spawn's exec error, is lost. */
 	bool (*vfork_shares_memory)(void *arg);
 };
+
+/* Ends the process with `status` as the app's exit_group would: the clients' at_exit
+ * hooks and the statistics first. */
+_Noreturn void jit_process_exit(int status);
 
 /* Clients are kept by reference; register them before jit_start. */
 void jit_register_client(const struct jit_client *c);

@@ -1,4 +1,4 @@
-#include "fatal.h"
+#include "messages.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 static const char *tool_name = "jit";
 static void (*fatal_cleanup)(void);
 
-void messages_on_fatal(void (*cleanup)(void))
+void jit_on_fatal(void (*cleanup)(void))
 {
 	fatal_cleanup = cleanup;
 }
@@ -21,7 +21,7 @@ void messages_init(const char *tool, int fd)
 	message_fd = fd;
 }
 
-int messages_fd(void)
+int jit_messages_fd(void)
 {
 	return message_fd;
 }
@@ -46,7 +46,7 @@ static void vline(const char *prefix, const char *fmt, va_list ap)
 	rt_write_all(message_fd, line, n);
 }
 
-void fatal(const char *fmt, ...)
+void jit_fatal(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -60,7 +60,7 @@ void fatal(const char *fmt, ...)
 	__builtin_unreachable();
 }
 
-void message(const char *fmt, ...)
+void jit_message(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

@@ -1,4 +1,6 @@
-#include "syscalls.h"
+#include <stddef.h>
+
+#include "syscall_model.h"
 
 /* Generated at build time from the kernel headers' __NR_ definitions. */
 static const char *const names[] = {

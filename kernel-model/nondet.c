@@ -1,7 +1,6 @@
 #include "nondet.h"
 
 #include "instrument.h"
-#include "thread_block.h"
 
 /* code = kind | dest register << 8 | operand width in bits << 16 */
 static uintptr_t code_of(enum nondet_kind kind, int reg, unsigned width)
@@ -77,18 +76,18 @@ static void apply(struct jit_thread *t, uintptr_t code, const struct nondet_resu
 {
 	switch (kind_of(code)) {
 	case NONDET_RDTSCP:
-		jit_thread_set_gpr(t, GPR_RCX, r->rcx & 0xffffffffull);
+		jit_thread_set_gpr(t, JIT_GPR_RCX, r->rcx & 0xffffffffull);
 		/* fall through */
 	case NONDET_RDTSC:
 	case NONDET_XGETBV:
-		jit_thread_set_gpr(t, GPR_RAX, r->rax & 0xffffffffull);
-		jit_thread_set_gpr(t, GPR_RDX, r->rdx & 0xffffffffull);
+		jit_thread_set_gpr(t, JIT_GPR_RAX, r->rax & 0xffffffffull);
+		jit_thread_set_gpr(t, JIT_GPR_RDX, r->rdx & 0xffffffffull);
 		break;
 	case NONDET_CPUID:
-		jit_thread_set_gpr(t, GPR_RAX, r->rax & 0xffffffffull);
-		jit_thread_set_gpr(t, GPR_RBX, r->rbx & 0xffffffffull);
-		jit_thread_set_gpr(t, GPR_RCX, r->rcx & 0xffffffffull);
-		jit_thread_set_gpr(t, GPR_RDX, r->rdx & 0xffffffffull);
+		jit_thread_set_gpr(t, JIT_GPR_RAX, r->rax & 0xffffffffull);
+		jit_thread_set_gpr(t, JIT_GPR_RBX, r->rbx & 0xffffffffull);
+		jit_thread_set_gpr(t, JIT_GPR_RCX, r->rcx & 0xffffffffull);
+		jit_thread_set_gpr(t, JIT_GPR_RDX, r->rdx & 0xffffffffull);
 		break;
 	case NONDET_RDPID:
 		write_reg(t, reg_of(code), r->value, 64);
@@ -96,9 +95,11 @@ static void apply(struct jit_thread *t, uintptr_t code, const struct nondet_resu
 	case NONDET_RDRAND:
 	case NONDET_RDSEED: {
 		write_reg(t, reg_of(code), r->value, width_of(code));
-		uint64_t flags = t->rflags & ~(uint64_t)(FLAG_CF | FLAG_PF | FLAG_AF | FLAG_ZF |
-							 FLAG_SF | FLAG_OF);
-		t->rflags = flags | (r->cf ? FLAG_CF : 0);
+		struct jit_regs regs;
+		jit_thread_get_regs(t, &regs);
+		regs.rflags &= ~(uint64_t)(FLAG_CF | FLAG_PF | FLAG_AF | FLAG_ZF | FLAG_SF | FLAG_OF);
+		regs.rflags |= r->cf ? FLAG_CF : 0;
+		jit_thread_set_regs(t, &regs);
 		break;
 	}
 	}
@@ -118,14 +119,14 @@ void nondet_execute(struct jit_thread *t, uintptr_t code, struct nondet_result *
 		__asm__ volatile("rdtscp" : "=a"(a), "=d"(d), "=c"(c));
 		break;
 	case NONDET_CPUID:
-		r->in_eax = (uint32_t)jit_thread_gpr(t, GPR_RAX);
-		r->in_ecx = (uint32_t)jit_thread_gpr(t, GPR_RCX);
+		r->in_eax = (uint32_t)jit_thread_gpr(t, JIT_GPR_RAX);
+		r->in_ecx = (uint32_t)jit_thread_gpr(t, JIT_GPR_RCX);
 		__asm__ volatile("cpuid"
 				 : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
 				 : "a"(r->in_eax), "c"(r->in_ecx));
 		break;
 	case NONDET_XGETBV:
-		r->in_ecx = (uint32_t)jit_thread_gpr(t, GPR_RCX);
+		r->in_ecx = (uint32_t)jit_thread_gpr(t, JIT_GPR_RCX);
 		__asm__ volatile("xgetbv" : "=a"(a), "=d"(d) : "c"(r->in_ecx));
 		break;
 	case NONDET_RDPID:

@@ -1,0 +1,19 @@
+/* The runtime's messages: one line each, "<tool>: ...", on a private duplicate of the
+ * driver's stderr that the app can neither close nor redirect. All of it is TLS-free, for
+ * use on app threads. */
+#ifndef JIT_MESSAGES_H
+#define JIT_MESSAGES_H
+
+/* The descriptor messages go to (for a client that prints a line of its own). */
+int jit_messages_fd(void);
+
+/* "<tool>: <message>" on one line. */
+void jit_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "<tool>: error: <message>" on one line, then exit status 1. */
+_Noreturn void jit_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Runs once before jit_fatal exits (the logger removes its unfinished pinball). */
+void jit_on_fatal(void (*cleanup)(void));
+
+#endif
