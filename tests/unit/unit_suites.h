@@ -1,4 +1,4 @@
-/* The rt suites; each test_rt_*.c defines one. */
+/* The unit suites; each test_*.c defines one. */
 #ifndef UNIT_SUITES_H
 #define UNIT_SUITES_H
 
@@ -10,5 +10,6 @@ Suite *rt_mutex_suite(void);
 Suite *rt_string_suite(void);
 Suite *rt_syscall_suite(void);
 Suite *rt_sort_suite(void);
+Suite *syscall_model_suite(void);
 
 #endif
