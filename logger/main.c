@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "analysis.h"
-#include "control_engine.h"
 #include "header.h"
 #include "jit.h"
 #include "knobs.h"
@@ -38,13 +36,11 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 	return v;
 }
 
-/* The controller's events go to the recorder (global regions) and the analysis tools. */
-static void forward_event(const struct control_event_info *ev, void *arg)
+/* The controller's events go to the recorder (global regions), then the analysis tools. */
+static void recorder_handler(const struct control_event_info *ev, void *arg)
 {
-	const struct logger_knobs *k = arg;
-	if (k->log)
-		recorder_event(ev);
-	analysis_event(ev);
+	(void)arg;
+	recorder_event(ev);
 }
 
 /* Creates the directory that will hold the pinballs (like mkdir -p of the basename's). */
@@ -97,24 +93,12 @@ int main(int argc, char **argv)
 	if (k.log && start_recording(&k, argc - k.program_index, argv + k.program_index))
 		return 2;
 	char err[512];
-	if (analysis_register(&k.analysis, err, sizeof err)) {
+	/* A process reached by following execve keeps appending to the same controller log. */
+	bool followed = k.argv0 != NULL;
+	if (shared_knobs_start(&k.shared, k.log, followed, k.log ? recorder_handler : NULL, NULL,
+			       err, sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
-	}
-	if (k.log || analysis_wanted(&k.analysis) || k.control->log_file || k.control->nchains) {
-		/* A process reached by following execve keeps appending to the same log. */
-		bool followed = k.argv0 != NULL;
-		char *log = NULL;
-		if (k.control->log_file &&
-		    !(log =
-			  analysis_output_path(k.control->log_file, !followed, err, sizeof err))) {
-			fprintf(stderr, "logger: error: %s\n", err);
-			return 2;
-		}
-		if (control_engine_start(k.control, forward_event, &k, log, err, sizeof err)) {
-			fprintf(stderr, "logger: error: %s\n", err);
-			return 2;
-		}
 	}
 	static char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -126,7 +110,7 @@ int main(int argc, char **argv)
 	struct jit_run_options o = {
 	    .tool = "logger",
 	    .check_native_exec = k.check_native_exec,
-	    .stats = k.jit_stats,
+	    .stats = k.shared.jit_stats,
 	    .selftest_escape = k.selftest_escape,
 	    .stress_stop_ms = k.stress_stop_ms ? (unsigned)strtoul(k.stress_stop_ms, NULL, 10) : 0,
 	    .follow_execv = k.follow_execv,

@@ -4,115 +4,87 @@
  *
  * Prints on stderr `replay: OK <n> instructions, <t> threads, <s> syscalls injected`
  * (exit 0) or `replay: DIVERGED at tid <t> icount <n>: <what>` (exit 1); bad input exits 2. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "control_engine.h"
 #include "instrument.h"
 #include "jit.h"
 #include "jit_app.h"
 #include "replay.h"
 #include "replay_input.h"
+#include "shared_knobs.h"
 
 enum { MAX_LAYOUT_TRIES = 8 };
 
 struct knobs {
 	bool echo;
-	struct analysis_knobs analysis;
-	struct control_spec *control; /* -control and the other controller knobs, finished */
-	bool stats;
+	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	const char *pinball;
 };
 
-static void usage(FILE *to)
-{
-	fprintf(to, "usage: replayer [knobs] PINBALL\n\nknobs:\n"
-		    "  -replay:echo 0|1    write what the app wrote to fds 1 and 2 (default 1)\n"
-		    "  -icount             count the instructions replayed per thread\n"
-		    "  -oicount FILE       write the -icount report to FILE\n"
-		    "  -mix                histograms of the instructions replayed\n"
-		    "  -omix FILE          write the -mix report to FILE\n"
-		    "  -footprint          cache lines and pages touched by loads, stores, code\n"
-		    "  -ofootprint FILE    write the -footprint report to FILE\n"
-		    "  -jit:stats          print code cache statistics at the end\n"
-		    "  -control SPEC, -controller_log FILE and the other controller knobs of the\n"
-		    "                      logger (docs/controller.md): the analysis tools count\n"
-		    "                      inside those regions of the replay\n");
-}
-
-static bool bool_value(const char *s)
-{
-	return s && (!strcmp(s, "0") || !strcmp(s, "1"));
-}
-
-/* A boolean knob: alone it means 1; an explicit 0 or 1 may follow. */
-static bool flag_value(int argc, char **argv, int *i)
-{
-	return !(*i + 1 < argc && bool_value(argv[*i + 1]) && argv[++*i][0] == '0');
-}
+#define KNOB(name, kind, field, value, help)                                                       \
+	{                                                                                          \
+		name, kind, offsetof(struct knobs, field), value, help                             \
+	}
+static const struct knob replayer_knobs[] = {
+    KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),
+};
 
 static int parse(int argc, char **argv, struct knobs *k)
 {
-	*k = (struct knobs){.echo = true, .control = control_spec_new()};
-	struct control_error cerr;
-	if (!k->control) {
+	*k = (struct knobs){.echo = true};
+	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
 		return 2;
 	}
-	for (int i = 1; i < argc; i++) {
-		int taken = control_spec_take_knob(k->control, argc, argv, &i, &cerr);
+	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), shared_knob_set(&k->shared)};
+	enum { NSETS = sizeof sets / sizeof sets[0] };
+	char err[512];
+	int i = 1;
+	while (i < argc) {
+		const char *a = argv[i];
+		int taken =
+		    knobs_take(sets, NSETS, k->shared.control, argc, argv, &i, err, sizeof err);
 		if (taken < 0) {
-			fprintf(stderr, "replayer: %s\n", cerr.message);
+			fprintf(stderr, "replayer: %s\n", err);
 			return 2;
 		}
-		if (taken > 0) {
-			i--; /* (past the knob and its value already) */
+		if (taken > 0)
 			continue;
-		}
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
-			usage(stdout);
+		if (knobs_help_wanted(a)) {
+			printf("usage: replayer [knobs] PINBALL\n\nknobs:\n");
+			knobs_usage(stdout, sets, NSETS);
+			shared_knobs_usage_controller(stdout);
+			printf(
+			    "  (with the controller, the analysis tools count inside its regions "
+			    "of the replay)\n");
 			return -1;
 		}
-		if (!strcmp(a, "-replay:echo") && i + 1 < argc && bool_value(argv[i + 1])) {
-			k->echo = argv[++i][0] == '1';
-		} else if (!strcmp(a, "-icount")) {
-			k->analysis.icount = flag_value(argc, argv, &i);
-		} else if (!strcmp(a, "-oicount") && i + 1 < argc) {
-			k->analysis.oicount = argv[++i];
-		} else if (!strcmp(a, "-mix")) {
-			k->analysis.mix = flag_value(argc, argv, &i);
-		} else if (!strcmp(a, "-omix") && i + 1 < argc) {
-			k->analysis.omix = argv[++i];
-		} else if (!strcmp(a, "-footprint")) {
-			k->analysis.footprint = flag_value(argc, argv, &i);
-		} else if (!strcmp(a, "-ofootprint") && i + 1 < argc) {
-			k->analysis.ofootprint = argv[++i];
-		} else if (!strcmp(a, "-jit:stats")) {
-			k->stats = flag_value(argc, argv, &i);
-		} else if (a[0] == '-') {
+		if (a[0] == '-') {
 			fprintf(stderr,
 				"replayer: error: unknown or incomplete knob '%s' (see "
 				"replayer -help)\n",
 				a);
 			return 2;
-		} else if (!k->pinball) {
-			k->pinball = a;
-		} else {
+		}
+		if (k->pinball) {
 			fprintf(stderr, "replayer: error: one pinball at a time ('%s' is extra)\n",
 				a);
 			return 2;
 		}
+		k->pinball = a;
+		i++;
 	}
 	if (!k->pinball) {
 		fprintf(stderr, "replayer: error: no pinball given (usage: replayer [knobs] "
 				"PINBALL)\n");
 		return 2;
 	}
-	if (control_spec_finish(k->control, &cerr)) {
+	struct control_error cerr;
+	if (control_spec_finish(k->shared.control, &cerr)) {
 		fprintf(stderr, "replayer: %s\n", cerr.message);
 		return 2;
 	}
@@ -131,12 +103,6 @@ static void retry_with_new_layout(char **argv)
 	snprintf(next, sizeof next, "%d", n + 1);
 	setenv("PINTRACE_REPLAY_LAYOUT_TRY", next, 1);
 	execv("/proc/self/exe", argv);
-}
-
-static void forward_event(const struct control_event_info *ev, void *arg)
-{
-	(void)arg;
-	analysis_event(ev);
 }
 
 int main(int argc, char **argv)
@@ -160,21 +126,9 @@ int main(int argc, char **argv)
 			in.brk_start);
 		return 2;
 	}
-	if (analysis_register(&k.analysis, err, sizeof err)) {
+	if (shared_knobs_start(&k.shared, false, false, NULL, NULL, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
-	}
-	if (analysis_wanted(&k.analysis) || k.control->log_file || k.control->nchains) {
-		char *log = NULL;
-		if (k.control->log_file &&
-		    !(log = analysis_output_path(k.control->log_file, true, err, sizeof err))) {
-			fprintf(stderr, "replayer: error: %s\n", err);
-			return 2;
-		}
-		if (control_engine_start(k.control, forward_event, NULL, log, err, sizeof err)) {
-			fprintf(stderr, "replayer: error: %s\n", err);
-			return 2;
-		}
 	}
 	static struct replay_options options;
 	options.echo = k.echo;
@@ -186,6 +140,6 @@ int main(int argc, char **argv)
 	regs.rflags = in.start.rflags;
 	regs.fs_base = in.start.fs_base;
 	regs.gs_base = 0;
-	struct jit_run_options o = {.tool = "replayer", .stats = k.stats};
+	struct jit_run_options o = {.tool = "replayer", .stats = k.shared.jit_stats};
 	return jit_run_state(&o, &regs, in.start.xsave, in.start.xsave_len);
 }

@@ -1,0 +1,72 @@
+#include "shared_knobs.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define SHARED(name, kind, field, value, help)                                                     \
+	{                                                                                          \
+		name, kind, offsetof(struct shared_knobs, field), value, help                      \
+	}
+static const struct knob shared_knobs[] = {
+    SHARED("-icount", KNOB_BOOL, analysis.icount, NULL, "count instructions per thread"),
+    SHARED("-oicount", KNOB_STRING, analysis.oicount, "FILE", "write the -icount report to FILE"),
+    SHARED("-mix", KNOB_BOOL, analysis.mix, NULL,
+	   "histograms of the instructions run, by extension, category and mnemonic"),
+    SHARED("-omix", KNOB_STRING, analysis.omix, "FILE", "write the -mix report to FILE"),
+    SHARED("-footprint", KNOB_BOOL, analysis.footprint, NULL,
+	   "distinct cache lines and pages touched by loads, stores and code"),
+    SHARED("-ofootprint", KNOB_STRING, analysis.ofootprint, "FILE",
+	   "write the -footprint report to FILE"),
+    SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
+};
+
+bool shared_knobs_init(struct shared_knobs *k)
+{
+	*k = (struct shared_knobs){.control = control_spec_new()};
+	return k->control != NULL;
+}
+
+struct knob_set shared_knob_set(struct shared_knobs *k)
+{
+	return KNOB_SET(shared_knobs, k);
+}
+
+void shared_knobs_usage_controller(FILE *to)
+{
+	fprintf(to, "  %-28s %s\n", "-control SPEC", "region control (docs/controller.md)");
+	fprintf(to, "  %-28s %s\n", "-controller_log FILE", "log every controller event");
+	fprintf(to, "  %-28s %s\n", "-skip N -length M", "legacy region knobs");
+	fprintf(to, "  %-28s %s\n", "-uniform-*, -interactive-file",
+		"legacy and interactive control");
+}
+
+struct forward {
+	control_handler handler;
+	void *arg;
+};
+
+/* Every controller event goes to the driver's handler, then to the analysis tools. */
+static void forward_event(const struct control_event_info *ev, void *arg)
+{
+	const struct forward *f = arg;
+	if (f->handler)
+		f->handler(ev, f->arg);
+	analysis_event(ev);
+}
+
+int shared_knobs_start(const struct shared_knobs *k, bool engine_needed, bool append_log,
+		       control_handler handler, void *arg, char *err, size_t errlen)
+{
+	if (analysis_register(&k->analysis, err, errlen))
+		return -1;
+	if (!engine_needed && !analysis_wanted(&k->analysis) && !k->control->log_file &&
+	    !k->control->nchains)
+		return 0;
+	char *log = NULL;
+	if (k->control->log_file &&
+	    !(log = analysis_output_path(k->control->log_file, !append_log, err, errlen)))
+		return -1;
+	static struct forward forward;
+	forward = (struct forward){handler, arg};
+	return control_engine_start(k->control, forward_event, &forward, log, err, errlen);
+}

@@ -1,0 +1,40 @@
+/* What the logger and the replayer both offer: the analysis tools, the controller (its
+ * knobs are parsed by controller/), the JIT's statistics; and how both start them. Driver
+ * main thread (glibc). */
+#ifndef DRIVER_SHARED_KNOBS_H
+#define DRIVER_SHARED_KNOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "control_engine.h"
+#include "control_spec.h"
+#include "knobs.h"
+
+struct shared_knobs {
+	struct analysis_knobs analysis; /* -icount, -mix, -footprint and their report files */
+	bool jit_stats;			/* -jit:stats */
+	struct control_spec *control;	/* -control, -controller_log, legacy region knobs */
+};
+
+/* Defaults, with an empty controller spec; false when out of memory. */
+bool shared_knobs_init(struct shared_knobs *k);
+
+/* The table of the shared knobs, for knobs_take and knobs_usage (the controller's knobs
+ * come through knobs_take's control argument). */
+struct knob_set shared_knob_set(struct shared_knobs *k);
+
+/* The controller's knobs in a driver's help text. */
+void shared_knobs_usage_controller(FILE *to);
+
+/* Registers the analysis tools and, when anything needs it (a tool, a chain, a log, or
+ * `engine_needed`), the controller's engine, whose events go to `handler` (may be NULL)
+ * and then to the analysis tools. The -controller_log file is truncated unless
+ * `append_log` (a process reached by following execve keeps the log of the first).
+ * Returns 0, or -1 with a one-line reason in err. */
+int shared_knobs_start(const struct shared_knobs *k, bool engine_needed, bool append_log,
+		       control_handler handler, void *arg, char *err, size_t errlen);
+
+#endif
