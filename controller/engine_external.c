@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine_internal.h"
+#include "engine/engine_internal.h"
 
 enum { POLL_NS = 2 * 1000 * 1000 };
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "engine_internal.h"
+#include "engine/engine_internal.h"
 
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
