@@ -1,5 +1,6 @@
 #include "knobs.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "control_spec.h"
@@ -9,33 +10,65 @@ static bool is_bool_value(const char *s)
 	return s && (!strcmp(s, "0") || !strcmp(s, "1"));
 }
 
-static const struct knob *find(const struct knob_set *sets, size_t nsets, const char *name,
-			       void **values)
+static const struct knob *find(const struct knobs_parser *p, const char *name, void **values)
 {
-	for (size_t s = 0; s < nsets; s++)
-		for (size_t k = 0; k < sets[s].count; k++)
-			if (!strcmp(sets[s].knobs[k].name, name)) {
-				*values = sets[s].values;
-				return &sets[s].knobs[k];
+	for (size_t s = 0; s < p->nsets; s++)
+		for (size_t k = 0; k < p->sets[s].count; k++)
+			if (!strcmp(p->sets[s].knobs[k].name, name)) {
+				*values = p->sets[s].values;
+				return &p->sets[s].knobs[k];
 			}
 	return NULL;
 }
 
-int knobs_take(const struct knob_set *sets, size_t nsets, struct control_spec *control, int argc,
-	       char **argv, int *i, char *err, size_t errlen)
+static void usage(const struct knobs_parser *p)
 {
-	if (control) {
-		struct control_error cerr;
-		int taken = control_spec_take_knob(control, argc, argv, i, &cerr);
-		if (taken < 0)
-			snprintf(err, errlen, "%s", cerr.message);
-		if (taken)
-			return taken;
+	printf("usage: %s\n\nknobs:\n", p->usage);
+	for (size_t s = 0; s < p->nsets; s++)
+		for (size_t i = 0; i < p->sets[s].count; i++) {
+			const struct knob *k = &p->sets[s].knobs[i];
+			const char *field = (const char *)p->sets[s].values + k->offset;
+			char name[64];
+			snprintf(name, sizeof name, "%s %s", k->name,
+				 k->kind == KNOB_BOOL ? "[0|1]" : k->value);
+			printf("  %-28s %s", name, k->help);
+			if (k->kind == KNOB_BOOL)
+				printf(" (default %d)\n", *(const bool *)field);
+			else if (*(const char *const *)field)
+				printf(" (default %s)\n", *(const char *const *)field);
+			else
+				printf("\n");
+		}
+	printf("  %-28s %s\n", "-control SPEC", "region control (docs/controller.md)");
+	printf("  %-28s %s\n", "-controller_log FILE", "log every controller event");
+	printf("  %-28s %s\n", "-skip N -length M", "legacy region knobs");
+	printf("  %-28s %s\n", "-uniform-*, -interactive-file", "legacy and interactive control");
+}
+
+enum knobs_step knobs_step(const struct knobs_parser *p, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i];
+	struct control_error cerr;
+	int taken = control_spec_take_knob(p->control, argc, argv, i, &cerr);
+	if (taken < 0) {
+		fprintf(stderr, "%s: %s\n", p->tool, cerr.message);
+		return KNOBS_ERROR;
 	}
+	if (taken)
+		return KNOBS_TAKEN;
+	if (!strcmp(arg, "-h") || !strcmp(arg, "-help") || !strcmp(arg, "--help")) {
+		usage(p);
+		return KNOBS_HELP;
+	}
+	if (arg[0] != '-' || !strcmp(arg, "--"))
+		return KNOBS_POSITIONAL;
 	void *values;
-	const struct knob *k = find(sets, nsets, argv[*i], &values);
-	if (!k)
-		return 0;
+	const struct knob *k = find(p, arg, &values);
+	if (!k) {
+		fprintf(stderr, "%s: error: unknown knob '%s' (see %s -help)\n", p->tool, arg,
+			p->tool);
+		return KNOBS_ERROR;
+	}
 	char *field = (char *)values + k->offset;
 	if (k->kind == KNOB_BOOL) {
 		bool value = true;
@@ -44,35 +77,20 @@ int knobs_take(const struct knob_set *sets, size_t nsets, struct control_spec *c
 		*(bool *)field = value;
 	} else {
 		if (*i + 1 >= argc || !strcmp(argv[*i + 1], "--")) {
-			snprintf(err, errlen, "error: knob '%s' needs a value", k->name);
-			return -1;
+			fprintf(stderr, "%s: error: knob '%s' needs a value\n", p->tool, k->name);
+			return KNOBS_ERROR;
 		}
 		*(const char **)field = argv[++*i];
 	}
 	++*i;
-	return 1;
+	return KNOBS_TAKEN;
 }
 
-bool knobs_help_wanted(const char *arg)
+int knobs_finish(const struct knobs_parser *p)
 {
-	return !strcmp(arg, "-h") || !strcmp(arg, "-help") || !strcmp(arg, "--help");
-}
-
-void knobs_usage(FILE *to, const struct knob_set *sets, size_t nsets)
-{
-	for (size_t s = 0; s < nsets; s++)
-		for (size_t i = 0; i < sets[s].count; i++) {
-			const struct knob *k = &sets[s].knobs[i];
-			const char *field = (const char *)sets[s].values + k->offset;
-			char name[64];
-			snprintf(name, sizeof name, "%s %s", k->name,
-				 k->kind == KNOB_BOOL ? "[0|1]" : k->value);
-			fprintf(to, "  %-28s %s", name, k->help);
-			if (k->kind == KNOB_BOOL)
-				fprintf(to, " (default %d)\n", *(const bool *)field);
-			else if (*(const char *const *)field)
-				fprintf(to, " (default %s)\n", *(const char *const *)field);
-			else
-				fprintf(to, "\n");
-		}
+	struct control_error cerr;
+	if (!control_spec_finish(p->control, &cerr))
+		return 0;
+	fprintf(stderr, "%s: %s\n", p->tool, cerr.message);
+	return -1;
 }

@@ -1,12 +1,11 @@
-/* The drivers' command-line knobs: one table format, one parser, one help text, for the
- * knobs each driver has of its own and for those the logger and the replayer share
- * (shared_knobs.h). Driver main thread (glibc). */
+/* The drivers' command lines: one table format, one parser step, one help text, for the
+ * knobs each driver has of its own, those the logger and the replayer share
+ * (shared_knobs.h) and the controller's. Driver main thread (glibc). */
 #ifndef DRIVER_KNOBS_H
 #define DRIVER_KNOBS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 enum knob_kind {
 	KNOB_BOOL,   /* alone it means 1; an explicit 0 or 1 may follow */
@@ -34,18 +33,30 @@ struct knob_set {
 		table, sizeof table / sizeof table[0], values_ptr                                  \
 	}
 
-/* If argv[*i] is a knob of one of the sets, or a controller knob (when control is given),
- * takes it and its value, advances *i past them and returns 1. Returns 0 and leaves *i
- * alone for an argument that is no knob of theirs; -1 with a one-line message in err for
- * a knob without its value or with a bad one. */
 struct control_spec;
-int knobs_take(const struct knob_set *sets, size_t nsets, struct control_spec *control, int argc,
-	       char **argv, int *i, char *err, size_t errlen);
 
-/* Whether arg asks for help (-h, -help, --help). */
-bool knobs_help_wanted(const char *arg);
+/* A driver's command line: its name and usage line for messages and help, its knob sets
+ * and the controller spec its controller knobs go to. */
+struct knobs_parser {
+	const char *tool;  /* "logger" */
+	const char *usage; /* "logger [knobs] [--] PROGRAM [ARGS...]" */
+	const struct knob_set *sets;
+	size_t nsets;
+	struct control_spec *control;
+};
 
-/* Lists the sets' knobs with their defaults (the values the sets hold now). */
-void knobs_usage(FILE *to, const struct knob_set *sets, size_t nsets);
+enum knobs_step {
+	KNOBS_TAKEN,	  /* a knob (and its value): *i is past them */
+	KNOBS_POSITIONAL, /* not a knob ("--" or an argument without '-'): *i unchanged */
+	KNOBS_HELP,	  /* -h, -help or --help: the help was printed on stdout */
+	KNOBS_ERROR,	  /* an unknown knob, a missing or bad value: a line on stderr */
+};
+
+/* One step of a driver's loop over argv, at argv[*i]. */
+enum knobs_step knobs_step(const struct knobs_parser *p, int argc, char **argv, int *i);
+
+/* After the loop: completes the controller spec (default start, legacy knobs). 0, or -1
+ * after printing the reason. */
+int knobs_finish(const struct knobs_parser *p);
 
 #endif

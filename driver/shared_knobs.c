@@ -31,15 +31,6 @@ struct knob_set shared_knob_set(struct shared_knobs *k)
 	return KNOB_SET(shared_knobs, k);
 }
 
-void shared_knobs_usage_controller(FILE *to)
-{
-	fprintf(to, "  %-28s %s\n", "-control SPEC", "region control (docs/controller.md)");
-	fprintf(to, "  %-28s %s\n", "-controller_log FILE", "log every controller event");
-	fprintf(to, "  %-28s %s\n", "-skip N -length M", "legacy region knobs");
-	fprintf(to, "  %-28s %s\n", "-uniform-*, -interactive-file",
-		"legacy and interactive control");
-}
-
 struct forward {
 	control_handler handler;
 	void *arg;

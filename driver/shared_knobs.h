@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "analysis.h"
 #include "control_engine.h"
@@ -22,12 +21,8 @@ struct shared_knobs {
 /* Defaults, with an empty controller spec; false when out of memory. */
 bool shared_knobs_init(struct shared_knobs *k);
 
-/* The table of the shared knobs, for knobs_take and knobs_usage (the controller's knobs
- * come through knobs_take's control argument). */
+/* The table of the shared knobs, for a knobs_parser (whose control is k->control). */
 struct knob_set shared_knob_set(struct shared_knobs *k);
-
-/* The controller's knobs in a driver's help text. */
-void shared_knobs_usage_controller(FILE *to);
 
 /* Registers the analysis tools and, when anything needs it (a tool, a chain, a log, or
  * `engine_needed`), the controller's engine, whose events go to `handler` (may be NULL)

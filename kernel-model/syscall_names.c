@@ -4,7 +4,9 @@
 
 /* Generated at build time from the kernel headers' __NR_ definitions. */
 static const char *const names[] = {
-#include "syscall_names.inc"
+#define SYSCALL(nr, name) [nr] = #name,
+#include "kernel_syscalls.inc"
+#undef SYSCALL
 };
 
 const char *syscall_name(long nr)

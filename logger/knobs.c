@@ -32,42 +32,25 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 		return 2;
 	}
 	const struct knob_set sets[] = {KNOB_SET(logger_knobs, k), shared_knob_set(&k->shared)};
-	enum { NSETS = sizeof sets / sizeof sets[0] };
-	char err[512];
+	const struct knobs_parser parser = {"logger", "logger [knobs] [--] PROGRAM [ARGS...]", sets,
+					    sizeof sets / sizeof sets[0], k->shared.control};
 	int i = 1;
-	while (i < argc) {
-		const char *arg = argv[i];
-		int taken =
-		    knobs_take(sets, NSETS, k->shared.control, argc, argv, &i, err, sizeof err);
-		if (taken < 0) {
-			fprintf(stderr, "logger: %s\n", err);
-			return 2;
-		}
-		if (taken > 0)
-			continue;
-		if (!strcmp(arg, "--")) {
-			k->knob_end = i;
-			k->program_index = i + 1;
+	while (i < argc && !k->program_index) {
+		switch (knobs_step(&parser, argc, argv, &i)) {
+		case KNOBS_TAKEN:
 			break;
-		}
-		if (knobs_help_wanted(arg)) {
-			printf("usage: logger [knobs] [--] PROGRAM [ARGS...]\n\nknobs:\n");
-			knobs_usage(stdout, sets, NSETS);
-			shared_knobs_usage_controller(stdout);
+		case KNOBS_HELP:
 			return -1;
-		}
-		if (arg[0] != '-') {
-			k->knob_end = k->program_index = i;
+		case KNOBS_ERROR:
+			return 2;
+		case KNOBS_POSITIONAL: /* `--` then the program, or the program itself */
+			k->knob_end = i;
+			k->program_index = strcmp(argv[i], "--") ? i : i + 1;
 			break;
 		}
-		fprintf(stderr, "logger: error: unknown knob '%s' (see logger -help)\n", arg);
-		return 2;
 	}
-	struct control_error cerr;
-	if (control_spec_finish(k->shared.control, &cerr)) {
-		fprintf(stderr, "logger: %s\n", cerr.message);
+	if (knobs_finish(&parser))
 		return 2;
-	}
 	if (!k->program_index || k->program_index >= argc) {
 		fprintf(stderr, "logger: error: no program given (usage: logger [knobs] -- "
 				"PROGRAM [ARGS...])\n");

@@ -41,41 +41,26 @@ static int parse(int argc, char **argv, struct knobs *k)
 		return 2;
 	}
 	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), shared_knob_set(&k->shared)};
-	enum { NSETS = sizeof sets / sizeof sets[0] };
-	char err[512];
-	int i = 1;
-	while (i < argc) {
-		const char *a = argv[i];
-		int taken =
-		    knobs_take(sets, NSETS, k->shared.control, argc, argv, &i, err, sizeof err);
-		if (taken < 0) {
-			fprintf(stderr, "replayer: %s\n", err);
-			return 2;
-		}
-		if (taken > 0)
+	const struct knobs_parser parser = {"replayer", "replayer [knobs] PINBALL", sets,
+					    sizeof sets / sizeof sets[0], k->shared.control};
+	for (int i = 1; i < argc;) {
+		switch (knobs_step(&parser, argc, argv, &i)) {
+		case KNOBS_TAKEN:
 			continue;
-		if (knobs_help_wanted(a)) {
-			printf("usage: replayer [knobs] PINBALL\n\nknobs:\n");
-			knobs_usage(stdout, sets, NSETS);
-			shared_knobs_usage_controller(stdout);
-			printf(
-			    "  (with the controller, the analysis tools count inside its regions "
-			    "of the replay)\n");
+		case KNOBS_HELP:
 			return -1;
-		}
-		if (a[0] == '-') {
-			fprintf(stderr,
-				"replayer: error: unknown or incomplete knob '%s' (see "
-				"replayer -help)\n",
-				a);
+		case KNOBS_ERROR:
 			return 2;
+		case KNOBS_POSITIONAL:
+			break;
 		}
-		if (k->pinball) {
+		if (strcmp(argv[i], "--") && k->pinball) {
 			fprintf(stderr, "replayer: error: one pinball at a time ('%s' is extra)\n",
-				a);
+				argv[i]);
 			return 2;
 		}
-		k->pinball = a;
+		if (strcmp(argv[i], "--"))
+			k->pinball = argv[i];
 		i++;
 	}
 	if (!k->pinball) {
@@ -83,12 +68,7 @@ static int parse(int argc, char **argv, struct knobs *k)
 				"PINBALL)\n");
 		return 2;
 	}
-	struct control_error cerr;
-	if (control_spec_finish(k->shared.control, &cerr)) {
-		fprintf(stderr, "replayer: %s\n", cerr.message);
-		return 2;
-	}
-	return 0;
+	return knobs_finish(&parser) ? 2 : 0;
 }
 
 /* The recorded addresses collide with the replayer's own mappings: run again with a new

@@ -29,5 +29,6 @@ byte=$(od -An -tu1 -j200 -N1 "$work/pb/x.0.events.0" | tr -d ' ')
 printf "\\$(printf '%03o' $((byte ^ 255)))" | dd of="$work/pb/x.0.events.0" bs=1 seek=200 conv=notrunc status=none
 check corrupt "^replayer: error: .*x\.0\.events\.0" "$work/pb/x.0"
 check usage "^replayer: error: no pinball given"
-check unknown_knob "^replayer: error: unknown or incomplete knob '-bogus'" -bogus "$work/pb/x.0"
+check unknown_knob "^replayer: error: unknown knob '-bogus'" -bogus "$work/pb/x.0"
+check incomplete_knob "^replayer: error: knob '-oicount' needs a value" "$work/pb/x.0" -oicount
 exit $fail

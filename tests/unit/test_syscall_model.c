@@ -20,7 +20,9 @@ static const struct {
 	long nr;
 	const char *name;
 } kernel_syscalls[] = {
+#define SYSCALL(nr, name) {nr, #name},
 #include "kernel_syscalls.inc"
+#undef SYSCALL
 };
 enum { KERNEL_SYSCALLS = sizeof kernel_syscalls / sizeof kernel_syscalls[0] };
 
