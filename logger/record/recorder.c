@@ -307,9 +307,12 @@ static void prepare_memory(long nr, const long a[6])
 		first_touch_range((uint64_t)a[i], 2 * PAGE - ((uint64_t)a[i] & (PAGE - 1)));
 }
 
+/* Pages stay withheld until the region's end takes effect: the triggering thread finishes
+ * its block after a stop event (TO_OUT), and that block belongs to the region. */
 static bool grant_access(uint64_t addr)
 {
-	return rec.state == IN && !rec.fat && !rec.disabled && first_touch_page(addr);
+	return (rec.state == IN || rec.state == TO_OUT) && !rec.fat && !rec.disabled &&
+	       first_touch_page(addr);
 }
 
 /* A call whose effects cannot be recorded fails in the region as it would on a kernel
@@ -382,7 +385,11 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 	if (rec.disabled)
 		return;
 	if (is_fork(nr, args) && result == 0) {
-		rec.disabled = true; /* the child has no writer thread: it is not recorded */
+		/* The child has no writer thread: it is not recorded, and the pages withheld
+		 * for first-touch recording are its own again. */
+		rec.disabled = true;
+		if ((rec.state == IN || rec.state == TO_OUT) && !rec.fat)
+			first_touch_end();
 		return;
 	}
 	if (rec.state == IN)
