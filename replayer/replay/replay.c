@@ -13,6 +13,8 @@
 #include "rt_syscall.h"
 #include "syscall_model.h"
 
+static const uint64_t PAGE = 4096;
+
 /* Flags that the replay must reproduce exactly (the status flags and DF). */
 #define COMPARED_FLAGS 0xcd5ull
 
@@ -150,8 +152,19 @@ static long perform_memory_change(struct jit_thread *t, uint64_t icount, long nr
 		}
 		break;
 	case SYS_mremap:
-		args[3] = a[3] | MREMAP_MAYMOVE | MREMAP_FIXED;
-		args[4] = r;
+		if (r == a[0]) {
+			/* In place, as recorded: the pages it grows into were free then, and are
+			 * the replayer's claim on the range now (replay_input.c). */
+			uint64_t from = ((uint64_t)a[0] + (uint64_t)a[1] + PAGE - 1) & ~(PAGE - 1);
+			uint64_t to = ((uint64_t)a[0] + (uint64_t)a[2] + PAGE - 1) & ~(PAGE - 1);
+			if (to > from)
+				rt_syscall2(SYS_munmap, (long)from, (long)(to - from));
+			args[3] = a[3] & ~(long)(MREMAP_MAYMOVE | MREMAP_FIXED);
+		} else {
+			/* Moved: to the recorded address, over the claim there. */
+			args[3] = a[3] | MREMAP_MAYMOVE | MREMAP_FIXED;
+			args[4] = r;
+		}
 		r = jit_app_memory_syscall(nr, args);
 		break;
 	default:
