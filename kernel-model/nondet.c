@@ -97,7 +97,8 @@ static void apply(struct jit_thread *t, uintptr_t code, const struct nondet_resu
 		write_reg(t, reg_of(code), r->value, width_of(code));
 		struct jit_regs regs;
 		jit_thread_get_regs(t, &regs);
-		regs.rflags &= ~(uint64_t)(FLAG_CF | FLAG_PF | FLAG_AF | FLAG_ZF | FLAG_SF | FLAG_OF);
+		regs.rflags &=
+		    ~(uint64_t)(FLAG_CF | FLAG_PF | FLAG_AF | FLAG_ZF | FLAG_SF | FLAG_OF);
 		regs.rflags |= r->cf ? FLAG_CF : 0;
 		jit_thread_set_regs(t, &regs);
 		break;

@@ -64,4 +64,20 @@ int syscall_writes(long nr, const long args[6], long result, struct mem_range *o
  * by reading them. Returns how many (at most SYSCALL_MAX_RANGES). */
 int syscall_accesses(long nr, const long args[6], struct mem_range *out);
 
+/* Where the data come from that a call writes to a file descriptor. */
+enum syscall_output {
+	SYSCALL_OUTPUT_NONE = 0,
+	/* the caller's buffers (write, pwrite64, writev, sendto, sendmsg, vmsplice, ...) */
+	SYSCALL_OUTPUT_MEMORY,
+	/* another file, inside the kernel (sendfile, splice, copy_file_range, tee) */
+	SYSCALL_OUTPUT_KERNEL,
+};
+
+/* Whether nr writes data to a file descriptor, and which argument (*fd_arg) that is. */
+enum syscall_output syscall_output(long nr, int *fd_arg);
+
+/* The caller's memory holding the `result` bytes a SYSCALL_OUTPUT_MEMORY call wrote, in
+ * the order they were written. Returns how many ranges (at most SYSCALL_MAX_RANGES). */
+int syscall_output_ranges(long nr, const long args[6], long result, struct mem_range *out);
+
 #endif

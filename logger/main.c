@@ -63,6 +63,14 @@ static int make_parent_dirs(const char *basename)
 	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
 }
 
+static struct file_id file_id_of(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st))
+		return (struct file_id){0};
+	return (struct file_id){true, st.st_dev, st.st_ino};
+}
+
 static int start_recording(const struct logger_knobs *k, int app_argc, char **app_argv)
 {
 	if (make_parent_dirs(k->basename)) {
@@ -80,6 +88,8 @@ static int start_recording(const struct logger_knobs *k, int app_argc, char **ap
 	static struct recorder_options options;
 	options.basename = k->basename;
 	options.fat = k->fat;
+	options.stdout_file = file_id_of(1);
+	options.stderr_file = file_id_of(2);
 	recorder_start(&options);
 	return 0;
 }

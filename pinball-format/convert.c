@@ -288,6 +288,8 @@ static Pinball__Syscall *syscall_to_pb(const struct pinball_event *e, struct are
 	}
 	ps->n_writes = n;
 	ps->writes = writes;
+	ps->echo = e->syscall.echo;
+	ps->output = bytes(e->syscall.output, e->syscall.output_len);
 	return ps;
 }
 
@@ -359,6 +361,11 @@ static const char *syscall_from_pb(const Pinball__Syscall *ps, struct pinball_ev
 		    ps->writes[i]->addr, ps->writes[i]->data.data, ps->writes[i]->data.len};
 	e->syscall.nwrites = ps->n_writes;
 	e->syscall.writes = writes;
+	if (ps->echo > 2)
+		return "system call record with a bad echo stream";
+	e->syscall.echo = ps->echo;
+	e->syscall.output = ps->output.data;
+	e->syscall.output_len = ps->output.len;
 	return NULL;
 }
 

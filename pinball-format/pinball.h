@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 1
+#define PINBALL_FORMAT_MINOR 2
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16
@@ -172,6 +172,11 @@ struct pinball_event {
 			int64_t result;
 			size_t nwrites;
 			const struct pinball_mem_write *writes; /* what the kernel wrote */
+			/* 1: what the call wrote reached the logger's stdout; 2: its stderr
+			 * (format 1.2; 0: neither, or an older pinball) */
+			uint32_t echo;
+			const uint8_t *output; /* bytes moved inside the kernel (sendfile...) */
+			size_t output_len;
 		} syscall;
 		struct {
 			enum pinball_insn_kind kind;

@@ -171,6 +171,13 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 			out->writes[i] = (struct pinball_mem_write){e->syscall.writes[i].addr, data,
 								    e->syscall.writes[i].len};
 		}
+		out->echo = e->syscall.echo;
+		out->output_len = e->syscall.output_len;
+		out->output = malloc(out->output_len + 1);
+		if (!out->output)
+			return false;
+		if (out->output_len)
+			memcpy(out->output, e->syscall.output, out->output_len);
 	} else if (e->kind == PINBALL_EV_SIGNAL) {
 		out->signal.signo = e->signal.signo;
 		out->signal.len = e->signal.siginfo_len < sizeof out->signal.bytes
@@ -308,6 +315,7 @@ static int claim_future_mappings(struct replay_input *in, char *err, size_t errl
 static void copy_signal_state(const struct pinball_header *h, struct replay_input *in)
 {
 	in->has_signal_state = h->format_major > 1 || h->format_minor >= 1;
+	in->has_echo_streams = h->format_major > 1 || h->format_minor >= 2;
 	in->nsigactions = h->nsigactions < 64 ? h->nsigactions : 64;
 	memcpy(in->sigactions, h->sigactions, in->nsigactions * sizeof *in->sigactions);
 	in->sigstack = h->sigstack;

@@ -17,6 +17,9 @@ struct replay_event {
 	int64_t result;
 	size_t nwrites;
 	struct pinball_mem_write *writes; /* data owned by the input */
+	uint32_t echo;			  /* 1: reached stdout, 2: stderr, 0: neither */
+	uint8_t *output;		  /* bytes moved inside the kernel, owned */
+	size_t output_len;
 	struct {
 		int32_t signo;
 		uint8_t bytes[168]; /* siginfo (128), the action (32), the saved mask (8) */
@@ -52,6 +55,9 @@ struct replay_input {
 	/* The app's signal state at region start (a pinball older than format 1.1 has none:
 	 * has_signal_state is false and everything is the default). */
 	bool has_signal_state;
+	/* Which calls reached the recording's stdout and stderr is in the pinball (format
+	 * 1.2); older ones: writes to fds 1 and 2 are taken for them. */
+	bool has_echo_streams;
 	struct pinball_sigaction sigactions[64];
 	size_t nsigactions;
 	struct pinball_sigstack sigstack;

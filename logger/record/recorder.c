@@ -12,6 +12,7 @@
 #include "jit_app.h"
 #include "jit_messages.h"
 #include "nondet.h"
+#include "output_echo.h"
 #include "record_queue.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
@@ -242,7 +243,15 @@ static size_t copy_readable(struct pinball_mem_write *w, size_t kept, uint8_t **
 	return kept;
 }
 
-static void record_syscall(struct jit_thread *t, long nr, const long args[6], long result)
+/* What of a call reached the logger's stdout or stderr. */
+struct echo {
+	uint32_t stream;      /* 1, 2; 0: nothing */
+	const uint8_t *bytes; /* moved inside the kernel (NULL: they are in app memory) */
+	size_t len;
+};
+
+static void record_syscall_echo(struct jit_thread *t, long nr, const long args[6], long result,
+				const struct echo *echo)
 {
 	struct mem_range writes[SYSCALL_MAX_RANGES];
 	int n = syscall_writes(nr, args, result, writes);
@@ -254,7 +263,7 @@ static void record_syscall(struct jit_thread *t, long nr, const long args[6], lo
 		    "writes to memory is not recorded (the replayer will say so)",
 		    name ? name : "?", nr);
 	}
-	size_t data = 0;
+	size_t data = echo->len;
 	for (int i = 0; i < n; i++)
 		data += writes[i].len;
 	/* Room for every range split into readable runs (at worst one per other page). */
@@ -276,7 +285,60 @@ static void record_syscall(struct jit_thread *t, long nr, const long args[6], lo
 	r->u.event.ev.syscall.result = result;
 	r->u.event.ev.syscall.nwrites = kept;
 	r->u.event.ev.syscall.writes = w;
+	r->u.event.ev.syscall.echo = echo->stream;
+	if (echo->len) {
+		memcpy(bytes, echo->bytes, echo->len);
+		r->u.event.ev.syscall.output = bytes;
+		r->u.event.ev.syscall.output_len = echo->len;
+	}
 	record_push(r);
+}
+
+/* A call as the kernel made it; what it wrote from app memory to the logger's stdout or
+ * stderr is marked for the replay's echo. */
+static void record_syscall(struct jit_thread *t, long nr, const long args[6], long result)
+{
+	int fd_arg;
+	struct echo echo = {0};
+	enum syscall_output output = syscall_output(nr, &fd_arg);
+	if (result > 0 && output != SYSCALL_OUTPUT_NONE)
+		echo.stream = output_echo_stream((int)args[fd_arg]);
+	if (echo.stream && output == SYSCALL_OUTPUT_KERNEL) {
+		/* a copy the recorder could not make itself (tee) */
+		if (!rec.unmodelled_seen[nr])
+			jit_message("warning: syscall %s to the logger's %s is not echoed by "
+				    "replays",
+				    syscall_name(nr), echo.stream == 1 ? "stdout" : "stderr");
+		rec.unmodelled_seen[nr] = true;
+		echo.stream = 0;
+	}
+	record_syscall_echo(t, nr, args, result, &echo);
+}
+
+/* A copy inside the kernel to the logger's stdout or stderr: the recorder makes it itself,
+ * as a read and a write, to keep the bytes for the replay's echo. False when the call is
+ * not such a copy. */
+static bool record_echoed_copy(struct jit_thread *t, long nr, const long args[6])
+{
+	enum { CHUNK = 256 * 1024 };
+	int fd_arg;
+	if (syscall_output(nr, &fd_arg) != SYSCALL_OUTPUT_KERNEL)
+		return false;
+	uint32_t stream = output_echo_stream((int)args[fd_arg]);
+	if (!stream)
+		return false;
+	uint8_t *buf = rt_alloc(CHUNK);
+	if (!buf)
+		jit_fatal("out of memory while recording");
+	long result;
+	bool done = output_echo_copy(nr, args, buf, CHUNK, &result);
+	if (done) {
+		struct echo echo = {stream, buf, result > 0 ? (size_t)result : 0};
+		record_syscall_echo(t, nr, args, result, &echo);
+		jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)result);
+	}
+	rt_free(buf);
+	return done;
 }
 
 /* Before the kernel sees the app's memory, the pages it will use must be accessible: the
@@ -344,6 +406,8 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void 
 	}
 	if (!rec.fat)
 		prepare_memory(nr, args);
+	if (record_echoed_copy(t, nr, args))
+		return true;
 	if (kind == SYSCALL_REPLAY_EXIT) {
 		/* The region ends with the process: the exit is its last event. */
 		record_syscall(t, nr, args, 0);
@@ -488,6 +552,7 @@ void recorder_start(const struct recorder_options *o)
 	jit_on_fatal(abandon_region);
 	rec.basename = o->basename;
 	rec.fat = o->fat;
+	output_echo_init(o->stdout_file, o->stderr_file);
 	jit_set_access_hook(grant_access);
 	jit_enable_icount();
 	jit_register_client(&client);

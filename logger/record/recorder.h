@@ -6,10 +6,12 @@
 #include <stdbool.h>
 
 #include "control_engine.h"
+#include "output_echo.h"
 
 struct recorder_options {
 	const char *basename; /* region k goes to <basename>.k */
 	bool fat;	      /* every mapped page at region start, not only those touched */
+	struct file_id stdout_file, stderr_file; /* the logger's own, for the replay's echo */
 };
 
 /* Registers the recorder with the JIT (before the app starts). The writer thread must be

@@ -1,10 +1,12 @@
 #include "replay.h"
 
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "echo.h"
 #include "instrument.h"
 #include "jit_app.h"
 #include "jit_messages.h"
@@ -101,24 +103,6 @@ static const struct replay_event *expect_event(struct jit_thread *t, uint64_t ic
 	return e;
 }
 
-/* What the app wrote to its stdout or stderr goes to ours too. */
-static void echo(long nr, const long a[6], long result)
-{
-	if (!rp.opt.echo || result <= 0 || (a[0] != 1 && a[0] != 2))
-		return;
-	if (nr == SYS_write || nr == SYS_pwrite64) {
-		rt_write_all((int)a[0], (const void *)a[1], (size_t)result);
-	} else if (nr == SYS_writev) {
-		const struct iovec *iov = (const struct iovec *)a[1];
-		long left = result;
-		for (long i = 0; i < a[2] && left > 0; i++) {
-			size_t n = iov[i].iov_len < (size_t)left ? iov[i].iov_len : (size_t)left;
-			rt_write_all((int)a[0], iov[i].iov_base, n);
-			left -= (long)n;
-		}
-	}
-}
-
 static void apply_writes(const struct replay_event *e)
 {
 	for (size_t i = 0; i < e->nwrites; i++)
@@ -212,7 +196,8 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 		result = perform_memory_change(t, icount, nr, a, e);
 	else
 		apply_writes(e);
-	echo(nr, a, result);
+	if (rp.opt.echo)
+		echo_syscall(rp.in, e, nr, a);
 	jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)result);
 	return true;
 }
@@ -307,6 +292,12 @@ static void instrument(struct jit_block *b, void *arg)
 /* The app's signal actions, alternate stack and mask as they were at region start. */
 static void restore_signal_state(struct jit_thread *t)
 {
+	/* The replayer's own dispositions (SIG_IGN inherited from nohup or a shell's `&`)
+	 * are not the app's: every action starts as the default one. */
+	const struct jit_sigaction default_action = {0};
+	for (int sig = 1; sig <= 64; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			jit_set_app_sigaction(t, sig, &default_action);
 	for (size_t i = 0; i < rp.in->nsigactions; i++) {
 		const struct pinball_sigaction *a = &rp.in->sigactions[i];
 		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};

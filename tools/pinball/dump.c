@@ -88,6 +88,10 @@ static void print_event(const char *part, const struct pinball_event *e)
 		for (size_t i = 0; i < e->syscall.nwrites; i++)
 			printf(" 0x%" PRIx64 ":%zu", e->syscall.writes[i].addr,
 			       e->syscall.writes[i].len);
+		if (e->syscall.echo)
+			printf(" echo=%s", e->syscall.echo == 1 ? "stdout" : "stderr");
+		if (e->syscall.output_len)
+			printf(" output=%zu", e->syscall.output_len);
 		break;
 	case PINBALL_EV_INSN:
 		printf(" kind=%s rax=0x%" PRIx64 " rbx=0x%" PRIx64 " rcx=0x%" PRIx64
