@@ -160,3 +160,8 @@ int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), v
 	rt_mutex_unlock(&lock);
 	return r;
 }
+
+void jit_app_map_adopt(const struct jit_app_mapping *m)
+{
+	app_map_add(m->start, m->end, m->prot, m->flags, m->offset, m->path);
+}

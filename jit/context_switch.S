@@ -37,7 +37,10 @@ jit_dispatch_entry:
 	mov %gs:TB_RT_STACK_TOP, %rsp
 	pushfq
 	popq %gs:TB_RFLAGS
-	cld
+	/* The runtime's C code runs with none of the app's flags: DF (string direction), AC
+	 * (alignment checks: misaligned loads would fault) and TF (single-stepping) clear. */
+	pushq $2
+	popfq
 	cmpq $0, %gs:TB_USE_FSGSBASE
 	je 1f
 	rdfsbase %rax

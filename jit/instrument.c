@@ -399,6 +399,15 @@ bool instrument_vfork_shares_memory(void)
 	return true;
 }
 
+void instrument_app_dies(struct jit_thread *t, int sig)
+{
+	if (t->vfork_child)
+		return;
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->app_dies)
+			clients[i]->app_dies(t, sig, clients[i]->arg);
+}
+
 void instrument_at_exit(int status)
 {
 	for (int i = 0; i < client_count; i++)

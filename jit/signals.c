@@ -114,6 +114,13 @@ static bool copy_in(void *dst, uint64_t src, size_t n)
 	return src && jit_read_app_memory(dst, src, n);
 }
 
+/* A handler starts with the app's alignment-check flag (the kernel clears only DF and TF):
+ * runtime code makes misaligned accesses. */
+static inline void clear_alignment_check(void)
+{
+	__asm__ volatile("pushfq; andq $~0x40000, (%%rsp); popfq" ::: "memory", "cc");
+}
+
 static struct jit_thread *current_thread(void)
 {
 	struct jit_thread *t;
@@ -123,6 +130,7 @@ static struct jit_thread *current_thread(void)
 
 void signals_die_by(int sig)
 {
+	instrument_app_dies(current_thread(), sig);
 	struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
 	kernel_sigaction(sig, &dfl, NULL);
 	uint64_t unblock = bit(sig);
@@ -235,6 +243,7 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 
 static void on_fault(int sig, siginfo_t *info, void *ctx)
 {
+	clear_alignment_check();
 	ucontext_t *uc = ctx;
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	uint64_t addr = (uint64_t)info->si_addr;
@@ -271,6 +280,7 @@ static void kick(struct jit_thread *t, uint64_t pc)
 
 static void on_async(int sig, siginfo_t *info, void *ctx)
 {
+	clear_alignment_check();
 	struct jit_thread *t = current_thread();
 	if (!t->signals)
 		return;

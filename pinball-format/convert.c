@@ -139,6 +139,15 @@ const char *header_from_pb(const Pinball__Header *ph, struct pinball_header *h, 
 	if (ph->page_size < 4096 || ph->page_size > (1u << 30) ||
 	    (ph->page_size & (ph->page_size - 1)))
 		return "bad page size";
+	if (ph->format_major != PINBALL_FORMAT_MAJOR)
+		return "a format version this reader does not read";
+	if (ph->xsave_size && (ph->xsave_size < 576 || ph->xsave_size > (1u << 20)))
+		return "an impossible xsave size";
+	for (size_t i = 0; i < ph->n_xsave_components; i++) {
+		const Pinball__XsaveComponent *c = ph->xsave_components[i];
+		if ((uint64_t)c->offset + c->size > ph->xsave_size)
+			return "an xsave component beyond the xsave size";
+	}
 	h->format_major = (uint16_t)ph->format_major;
 	h->format_minor = (uint16_t)ph->format_minor;
 	h->tool_version = cstr(ph->tool_version);

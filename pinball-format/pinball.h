@@ -276,6 +276,10 @@ void pinball_cursor_close(struct pinball_cursor *c);
  * with the first problem in err. */
 int pinball_verify(const char *basename, char err[PINBALL_ERR_MAX]);
 
+/* What is wrong with an xsave image in standard format (len bytes) for the state components
+ * xcr0 enables: NULL when XRSTOR would take it. */
+const char *pinball_xsave_check(const uint8_t *xsave, size_t len, uint64_t xcr0);
+
 /* Helpers for printing. */
 const char *pinball_insn_name(enum pinball_insn_kind kind);
 const char *pinball_event_name(enum pinball_event_kind kind);

@@ -220,6 +220,11 @@ struct jit_client {
 	/* Once, on the exiting thread, when the process exits normally (exit_group or the last
 	 * thread's exit). Not called when the app dies of a signal. */
 	void (*at_exit)(int status, void *arg);
+	/* The app is about to die of signal sig (its action is the default one, or a fault it
+	 * does not handle): the process ends by it once the hooks return, unless a hook ends
+	 * it first (a replayer reports a divergence). On the thread that caught it, possibly
+	 * inside a signal handler: TLS-free and async-signal-safe. */
+	void (*app_dies)(struct jit_thread *t, int sig, void *arg);
 	/* Whether a clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) may run now as it
 	 * does natively, in the parent's memory until it execs or exits. Such a child is no
 	 * thread of the process: no hook above runs on it (not even at_exit), it takes no

@@ -20,6 +20,11 @@ struct jit_app_mapping {
  * returns nonzero. */
 int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), void *arg);
 
+/* Takes over a mapping that is already in place (a replay maps the recorded memory itself,
+ * on the driver's main thread before the app starts): from now on it is the app's, as if
+ * the app had mapped it. path is copied. */
+void jit_app_map_adopt(const struct jit_app_mapping *m);
+
 /* The emulated program break (the real one is the driver's): where it starts, where it
  * is, where its mapped pages end. */
 void jit_app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end);

@@ -15,7 +15,7 @@ static const char *const argv_[] = {"./app", "--flag", "input file"};
 static const struct pinball_cpuid_leaf leaves[] = {
     {1, 0, 0x906ea, 0x100800, 0x7ffafbff, 0xbfebfbff},
     {7, 0, 0, 0x29c6fbf, 0x40000000, 0xbc000400}};
-static const struct pinball_xsave_component comps[] = {{2, 576, 256}, {5, 1088, 64}};
+static const struct pinball_xsave_component comps[] = {{2, 576, 256}, {5, 832, 64}};
 static uint8_t xsave_area[1024];
 static uint8_t kernel_bytes[3][300];
 static uint8_t siginfo[128];
@@ -27,8 +27,10 @@ uint32_t synth_tid(uint32_t t)
 
 static void fill_statics(void)
 {
+	/* A pattern XRSTOR would take: MXCSR's reserved bits and the xsave header clear. */
 	for (size_t i = 0; i < sizeof xsave_area; i++)
-		xsave_area[i] = (uint8_t)(i * 7);
+		xsave_area[i] = i >= 512 && i < 576 ? 0 : (uint8_t)(i * 7);
+	xsave_area[26] = xsave_area[27] = 0;
 	for (size_t k = 0; k < 3; k++)
 		for (size_t i = 0; i < sizeof kernel_bytes[k]; i++)
 			kernel_bytes[k][i] = (uint8_t)(i + 31 * k);
@@ -78,6 +80,15 @@ static void thread_state(uint32_t t, uint64_t icount, struct pinball_thread *out
 	out->regs.gs_base = 0;
 	out->regs.xsave = xsave_area;
 	out->regs.xsave_len = sizeof xsave_area;
+}
+
+/* Slice i of the schedule, round-robin over the threads: each thread's slices add up to
+ * its end count, 5000 + t. */
+static uint64_t slice_instructions(uint32_t i)
+{
+	uint32_t t = i % SYNTH_THREADS;
+	bool last = i >= SYNTH_SLICES - SYNTH_THREADS;
+	return 5000 / (SYNTH_SLICES / SYNTH_THREADS) + (last ? t : 0);
 }
 
 void synth_event(uint32_t t, uint32_t i, struct pinball_event *e)
@@ -174,7 +185,7 @@ int synth_write(const char *base, char err[PINBALL_ERR_MAX])
 			ok = pinball_writer_add_event(w, synth_tid(t), &e);
 		}
 	for (uint32_t i = 0; ok == 0 && i < SYNTH_SLICES; i++) {
-		struct pinball_slice s = {synth_tid(i % SYNTH_THREADS), 1000 + i};
+		struct pinball_slice s = {synth_tid(i % SYNTH_THREADS), slice_instructions(i)};
 		ok = pinball_writer_add_slice(w, &s);
 	}
 	for (uint32_t t = 0; ok == 0 && t < SYNTH_THREADS; t++) {
@@ -352,7 +363,7 @@ static const char *check_rest(const struct pinball_reader *r)
 	struct pinball_slice s;
 	uint32_t i = 0;
 	while (pinball_next_slice(c, &s) == 1 && s.tid == synth_tid(i % SYNTH_THREADS) &&
-	       s.instructions == 1000 + i)
+	       s.instructions == slice_instructions(i))
 		i++;
 	pinball_cursor_close(c);
 	CHECK(i == SYNTH_SLICES);
