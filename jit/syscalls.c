@@ -46,10 +46,15 @@ void jit_process_exit(int status)
 	__builtin_unreachable();
 }
 
+/* The end of the user address space the kernel allows for an %fs base (TASK_SIZE_MAX). */
+#define USER_ADDRESS_END 0x7ffffffff000ull
+
 static long arch_prctl(struct jit_thread *t, long code, long addr)
 {
 	switch (code) {
 	case ARCH_SET_FS:
+		if ((uint64_t)addr >= USER_ADDRESS_END)
+			return -EPERM; /* as the kernel refuses it (wrfsbase would fault) */
 		t->app_fs = (uint64_t)addr;
 		return 0;
 	case ARCH_GET_FS:

@@ -103,11 +103,17 @@ static bool aligned(const struct consistency *c, uint64_t addr)
 
 const char *consistency_map(struct consistency *c, const struct pinball_map_entry *m)
 {
+	if (m->path && !strcmp(m->path, "[brk]")) {
+		/* The break: a pseudo-entry beside its mapping, from its start to the current
+		 * break (any address). */
+		if (!aligned(c, m->start) || m->end < m->start || m->end > USER_END)
+			return say(c, "the program break 0x%lx-0x%lx is not in user space",
+				   m->start, m->end);
+		return NULL;
+	}
 	if (m->start >= m->end || m->end > USER_END || !aligned(c, m->start) || !aligned(c, m->end))
 		return say(c, "memory map entry 0x%lx-0x%lx is not a page range of user space",
 			   m->start, m->end);
-	if (m->path && !strcmp(m->path, "[brk]"))
-		return NULL; /* the break: a pseudo-entry beside its mapping */
 	c->maps_sorted = false;
 	return push_range(&c->maps, &c->nmaps, &c->capmaps, (struct range){m->start, m->end})
 		   ? NULL
@@ -174,6 +180,8 @@ const char *consistency_thread(struct consistency *c, const struct pinball_threa
 			return say(c, "thread %u starts the region at icount %lu, not 0", t->tid,
 				   t->icount);
 	}
+	if (t->regs.fs_base >= USER_END || t->regs.gs_base >= USER_END)
+		return say(c, "thread %u has an fs or gs base outside user space", t->tid);
 	if ((t->regs.rflags & ~RFLAGS_DEFINED) || !(t->regs.rflags & 2))
 		return say(c, "thread %u has rflags 0x%lx with undefined bits", t->tid,
 			   t->regs.rflags);

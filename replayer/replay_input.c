@@ -1,8 +1,10 @@
 #include "replay_input.h"
 
-#include "jit_app.h"
+#include "replay_memory.h"
 
+#include <cpuid.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +13,12 @@
 
 enum { PAGE = 4096 };
 
-static int fail(char *err, size_t errlen, int code, const char *what, const char *detail)
+int replay_input_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
-	snprintf(err, errlen, "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -36,7 +41,7 @@ static int read_thread(const struct pinball_reader *r, const char *part, uint32_
 	char perr[PINBALL_ERR_MAX];
 	struct pinball_cursor *c = pinball_cursor_open(r, part, perr);
 	if (!c)
-		return fail(err, errlen, 2, perr, NULL);
+		return replay_input_fail(err, errlen, 2, "%s", perr);
 	struct pinball_thread t;
 	int got = pinball_next_thread(c, &t);
 	if (got == 1) {
@@ -49,103 +54,14 @@ static int read_thread(const struct pinball_reader *r, const char *part, uint32_
 	}
 	int rc = 0;
 	if (got == -1)
-		rc = fail(err, errlen, 2, pinball_cursor_error(c), NULL);
+		rc = replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c));
 	else if (got == 0)
-		rc = fail(err, errlen, 2, "the pinball has no thread in its part", part);
+		rc = replay_input_fail(err, errlen, 2, "the pinball has no thread in its part %s",
+				       part);
 	else if (got == -2)
-		rc = fail(err, errlen, 2,
-			  "the pinball has several threads; replaying them is not supported yet",
-			  NULL);
-	pinball_cursor_close(c);
-	return rc;
-}
-
-/* Reserves every recorded mapping at its address, writable until the pages are in. */
-static int map_memory(const struct pinball_reader *r, struct replay_input *in, char *err,
-		      size_t errlen)
-{
-	char perr[PINBALL_ERR_MAX];
-	struct pinball_cursor *c = pinball_cursor_open(r, "memmap", perr);
-	if (!c)
-		return fail(err, errlen, 2, perr, NULL);
-	struct pinball_map_entry m;
-	int got, rc = 0;
-	while (rc == 0 && (got = pinball_next_map(c, &m)) == 1) {
-		if (m.path && !strcmp(m.path, "[brk]")) {
-			in->has_brk = true;
-			in->brk_start = m.start;
-			in->brk_current = m.end;
-			in->brk_mapped_end = m.start + m.offset;
-			/* The rest of the break's reservation, claimed now like every range. */
-			uint64_t from = in->brk_mapped_end,
-				 to = m.start + jit_app_brk_reserve_size();
-			void *at =
-			    mmap((void *)from, to - from, PROT_NONE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
-				 -1, 0);
-			if (at == MAP_FAILED || (uint64_t)at != from)
-				rc = fail(err, errlen, 3, "the recorded program break is in use",
-					  NULL);
-			else if (in->nowned < REPLAY_MAX_OWNED) {
-				in->owned[in->nowned][0] = from;
-				in->owned[in->nowned][1] = to;
-				in->nowned++;
-			}
-			continue;
-		}
-		if (m.end <= m.start || (m.start | m.end) % PAGE)
-			rc = fail(err, errlen, 2, "the pinball's memory map has a bad range", NULL);
-		void *at = rc ? MAP_FAILED
-			      : mmap((void *)m.start, m.end - m.start, PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-		if (!rc && at != MAP_FAILED && in->nowned < REPLAY_MAX_OWNED) {
-			in->owned[in->nowned][0] = m.start;
-			in->owned[in->nowned][1] = m.end;
-			in->nowned++;
-		}
-		if (!rc && (at == MAP_FAILED || (uint64_t)at != m.start)) {
-			char what[160];
-			snprintf(what, sizeof what,
-				 "the recorded range 0x%lx-0x%lx is in use by the replayer",
-				 m.start, m.end);
-			rc = fail(err, errlen, errno == EEXIST ? 3 : 2, what, NULL);
-		}
-	}
-	if (!rc && got == -1)
-		rc = fail(err, errlen, 2, pinball_cursor_error(c), NULL);
-	pinball_cursor_close(c);
-	return rc;
-}
-
-static int fill_pages(const struct pinball_reader *r, char *err, size_t errlen)
-{
-	char perr[PINBALL_ERR_MAX];
-	struct pinball_cursor *c = pinball_cursor_open(r, "pages", perr);
-	if (!c)
-		return fail(err, errlen, 2, perr, NULL);
-	struct pinball_page p;
-	int got;
-	while ((got = pinball_next_page(c, &p)) == 1)
-		if (p.data) /* zero pages are zero already in a fresh mapping */
-			memcpy((void *)p.addr, p.data, PAGE);
-	int rc = got == -1 ? fail(err, errlen, 2, pinball_cursor_error(c), NULL) : 0;
-	pinball_cursor_close(c);
-	return rc;
-}
-
-/* The recorded protections, once the pages are written. */
-static int protect_memory(const struct pinball_reader *r, char *err, size_t errlen)
-{
-	char perr[PINBALL_ERR_MAX];
-	struct pinball_cursor *c = pinball_cursor_open(r, "memmap", perr);
-	if (!c)
-		return fail(err, errlen, 2, perr, NULL);
-	struct pinball_map_entry m;
-	int got;
-	while ((got = pinball_next_map(c, &m)) == 1)
-		if (!m.path || strcmp(m.path, "[brk]"))
-			mprotect((void *)m.start, m.end - m.start, (int)m.prot);
-	int rc = got == -1 ? fail(err, errlen, 2, pinball_cursor_error(c), NULL) : 0;
+		rc = replay_input_fail(
+		    err, errlen, 2,
+		    "the pinball has several threads; replaying them is not supported yet");
 	pinball_cursor_close(c);
 	return rc;
 }
@@ -225,91 +141,11 @@ static int read_events(const struct pinball_reader *r, struct replay_input *in, 
 	}
 	int rc = 0;
 	if (got == -1)
-		rc = fail(err, errlen, 2, pinball_cursor_error(c), NULL);
+		rc = replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c));
 	else if (got != 0)
-		rc = fail(err, errlen, 2, "out of memory reading the events", NULL);
+		rc = replay_input_fail(err, errlen, 2, "out of memory reading the events");
 	pinball_cursor_close(c);
 	return rc;
-}
-
-/* Claims [start, end) minus what is already ours (the recorded mappings, earlier claims):
- * the address ranges the app will map during the region must not be taken meanwhile by the
- * replayer's own memory (code cache, heap), which a MAP_FIXED replay would overwrite. */
-static int claim_range(uint64_t start, uint64_t end)
-{
-	for (uint64_t page = start & ~(uint64_t)(PAGE - 1); page < end; page += PAGE) {
-		void *at =
-		    mmap((void *)page, PAGE, PROT_NONE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-		if (at == MAP_FAILED && errno != EEXIST)
-			return -1;
-		if (at != MAP_FAILED && (uint64_t)at != page)
-			return -1;
-		/* EEXIST: already mapped; either ours or the replayer's, see below */
-	}
-	return 0;
-}
-
-/* Whether [start, end) is free of the replayer's own mappings, given that the pinball's
- * ranges are already mapped: checked against /proc/self/maps and the recorded map. */
-static bool collides(uint64_t start, uint64_t end, const uint64_t (*owned)[2], size_t nowned)
-{
-	FILE *maps = fopen("/proc/self/maps", "r");
-	if (!maps)
-		return false;
-	char line[512];
-	bool hit = false;
-	while (!hit && fgets(line, sizeof line, maps)) {
-		uint64_t lo, hi;
-		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2 || hi <= start || lo >= end)
-			continue;
-		/* The overlap is fine only where the pinball's own ranges cover it (the kernel
-		 * merges neighbouring mappings, so one line may span several of them). */
-		uint64_t a = lo > start ? lo : start, b = hi < end ? hi : end;
-		while (a < b) {
-			size_t i = 0;
-			while (i < nowned && !(owned[i][0] <= a && a < owned[i][1]))
-				i++;
-			if (i == nowned)
-				break;
-			a = owned[i][1];
-		}
-		hit = a < b;
-	}
-	fclose(maps);
-	return hit;
-}
-
-/* The ranges that mmap and mremap will map during the replay, claimed now. */
-static int claim_future_mappings(struct replay_input *in, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < in->nevents; i++) {
-		const struct replay_event *e = &in->events[i];
-		if (e->kind != PINBALL_EV_SYSCALL || e->result < 0)
-			continue;
-		uint64_t len = e->nr == SYS_mmap     ? e->args[1]
-			       : e->nr == SYS_mremap ? e->args[2]
-						     : 0;
-		if (!len)
-			continue;
-		uint64_t start = (uint64_t)e->result,
-			 end = start + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
-		if (collides(start, end, (const uint64_t(*)[2])in->owned, in->nowned) ||
-		    claim_range(start, end)) {
-			char what[160];
-			snprintf(
-			    what, sizeof what,
-			    "the range 0x%lx-0x%lx that the region maps is in use by the replayer",
-			    start, end);
-			return fail(err, errlen, 3, what, NULL);
-		}
-		if (in->nowned < REPLAY_MAX_OWNED) {
-			in->owned[in->nowned][0] = start;
-			in->owned[in->nowned][1] = end;
-			in->nowned++;
-		}
-	}
-	return 0;
 }
 
 static void copy_signal_state(const struct pinball_header *h, struct replay_input *in)
@@ -321,28 +157,74 @@ static void copy_signal_state(const struct pinball_header *h, struct replay_inpu
 	in->sigstack = h->sigstack;
 }
 
+/* What the replay needs of this machine: the pinball's extended state must be one XRSTOR
+ * takes here. */
+static int check_machine(const struct pinball_header *h, char *err, size_t errlen)
+{
+	unsigned eax, size, ecx, edx;
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	uint64_t xcr0 = (uint64_t)hi << 32 | lo;
+	if (!__get_cpuid_count(0xd, 0, &eax, &size, &ecx, &edx))
+		size = 0;
+	if ((h->xcr0 & ~xcr0) || h->xsave_size > size)
+		return replay_input_fail(
+		    err, errlen, 2,
+		    "the pinball was recorded with extended state this machine lacks (XCR0 "
+		    "0x%lx here, 0x%lx there)",
+		    xcr0, h->xcr0);
+	return 0;
+}
+
+/* The start state of a thread, beyond what pinball_verify checks: flags the runtime
+ * replays, and a first instruction in recorded executable memory. */
+static int check_start(const struct replay_input *in, const struct replay_regs *r, char *err,
+		       size_t errlen)
+{
+	enum { CF = 1, ONE = 2, PF = 4, AF = 0x10, ZF = 0x40, SF = 0x80, IF = 0x200, DF = 0x400 };
+	enum { OF = 0x800, AC = 0x40000, ID = 0x200000 };
+	const uint64_t replayed = CF | ONE | PF | AF | ZF | SF | IF | DF | OF | AC | ID;
+	if (r->rflags & ~replayed)
+		return replay_input_fail(
+		    err, errlen, 2,
+		    "the pinball's start rflags 0x%lx has flags a replay cannot reproduce "
+		    "(single-stepping, virtual-8086, I/O privilege)",
+		    r->rflags);
+	for (size_t i = 0; i < in->nranges; i++) {
+		const struct replay_range *m = &in->ranges[i];
+		if (m->kind == RANGE_RECORDED && m->start <= r->rip && r->rip < m->end &&
+		    (m->prot & PROT_EXEC))
+			return 0;
+	}
+	return replay_input_fail(
+	    err, errlen, 2, "the pinball's start rip 0x%lx is not in recorded executable memory",
+	    r->rip);
+}
+
 int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof *in);
 	char perr[PINBALL_ERR_MAX];
+	if (pinball_verify(basename, perr))
+		return replay_input_fail(err, errlen, 2, "%s", perr);
 	struct pinball_reader *r = pinball_reader_open(basename, perr);
 	if (!r)
-		return fail(err, errlen, 2, perr, NULL);
+		return replay_input_fail(err, errlen, 2, "%s", perr);
 	uint32_t end_tid = 0;
 	uint64_t start_icount;
-	int rc = map_memory(r, in, err, errlen);
+	int rc = check_machine(pinball_reader_header(r), err, errlen);
+	if (!rc)
+		rc = replay_memory_map(r, in, err, errlen);
 	if (!rc)
 		rc = read_thread(r, "threads", &in->tid, &start_icount, &in->start, err, errlen);
 	if (!rc)
+		rc = check_start(in, &in->start, err, errlen);
+	if (!rc)
 		rc = read_thread(r, "end", &end_tid, &in->end_icount, &in->end, err, errlen);
-	if (!rc)
-		rc = fill_pages(r, err, errlen);
-	if (!rc)
-		rc = protect_memory(r, err, errlen);
 	if (!rc)
 		rc = read_events(r, in, err, errlen);
 	if (!rc)
-		rc = claim_future_mappings(in, err, errlen);
+		rc = replay_memory_claim_future(in, err, errlen);
 	if (!rc)
 		copy_signal_state(pinball_reader_header(r), in);
 	const struct pinball_cause *stop = pinball_reader_region_stop(r);

@@ -39,7 +39,12 @@ struct replay_regs {
 	uint64_t signal_mask;
 };
 
-enum { REPLAY_MAX_OWNED = 1024 };
+/* A range of address space the replay holds for the app. */
+struct replay_range {
+	uint64_t start, end;
+	uint32_t prot; /* RANGE_RECORDED: as recorded */
+	enum { RANGE_RECORDED, RANGE_BRK_RESERVE, RANGE_CLAIM } kind;
+};
 
 struct replay_input {
 	uint32_t tid;
@@ -50,8 +55,8 @@ struct replay_input {
 	size_t nevents;
 	uint64_t brk_start, brk_current, brk_mapped_end;
 	bool has_brk;
-	uint64_t owned[REPLAY_MAX_OWNED][2]; /* the recorded mappings, as mapped at load */
-	size_t nowned;
+	struct replay_range *ranges; /* what the replay holds, in no particular order */
+	size_t nranges, capranges;
 	/* The app's signal state at region start (a pinball older than format 1.1 has none:
 	 * has_signal_state is false and everything is the default). */
 	bool has_signal_state;
@@ -67,5 +72,9 @@ struct replay_input {
  * Returns 0; 2 with a one-line message in err for bad input; 3 when an address range of
  * the pinball is taken by the replayer itself (a fresh address-space layout may fix it). */
 int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen);
+
+/* Loading's failures: the message into err, `code` returned. */
+int replay_input_fail(char *err, size_t errlen, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 #endif

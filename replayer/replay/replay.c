@@ -7,6 +7,7 @@
 #include <sys/uio.h>
 
 #include "echo.h"
+#include "inject_memory.h"
 #include "instrument.h"
 #include "jit_app.h"
 #include "jit_messages.h"
@@ -14,8 +15,6 @@
 #include "rt_format.h"
 #include "rt_syscall.h"
 #include "syscall_model.h"
-
-static const uint64_t PAGE = 4096;
 
 /* Flags that the replay must reproduce exactly (the status flags and DF). */
 #define COMPARED_FLAGS 0xcd5ull
@@ -103,63 +102,6 @@ static const struct replay_event *expect_event(struct jit_thread *t, uint64_t ic
 	return e;
 }
 
-static void apply_writes(const struct replay_event *e)
-{
-	for (size_t i = 0; i < e->nwrites; i++)
-		memcpy((void *)e->writes[i].addr, e->writes[i].data, e->writes[i].len);
-}
-
-/* Address-space changes are made for real, where they were made in the recording; file
- * contents come from the recording, not from the file. */
-static long perform_memory_change(struct jit_thread *t, uint64_t icount, long nr, const long a[6],
-				  const struct replay_event *e)
-{
-	long r = e->result;
-	if (r < 0 && r > -4096)
-		return r; /* failed in the recording: fails here too */
-	long args[6];
-	memcpy(args, a, sizeof args);
-	switch (nr) {
-	case SYS_mmap:
-		args[0] = r;
-		args[2] = a[2] | PROT_WRITE; /* the recorded contents go in first */
-		args[3] = (a[3] & ~MAP_SHARED) | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS;
-		args[4] = -1;
-		args[5] = 0;
-		r = jit_app_memory_syscall(nr, args);
-		if (r == e->result) {
-			apply_writes(e);
-			if (!(a[2] & PROT_WRITE)) {
-				const long prot[6] = {r, a[1], a[2]};
-				jit_app_memory_syscall(SYS_mprotect, prot);
-			}
-		}
-		break;
-	case SYS_mremap:
-		if (r == a[0]) {
-			/* In place, as recorded: the pages it grows into were free then, and are
-			 * the replayer's claim on the range now (replay_input.c). */
-			uint64_t from = ((uint64_t)a[0] + (uint64_t)a[1] + PAGE - 1) & ~(PAGE - 1);
-			uint64_t to = ((uint64_t)a[0] + (uint64_t)a[2] + PAGE - 1) & ~(PAGE - 1);
-			if (to > from)
-				rt_syscall2(SYS_munmap, (long)from, (long)(to - from));
-			args[3] = a[3] & ~(long)(MREMAP_MAYMOVE | MREMAP_FIXED);
-		} else {
-			/* Moved: to the recorded address, over the claim there. */
-			args[3] = a[3] | MREMAP_MAYMOVE | MREMAP_FIXED;
-			args[4] = r;
-		}
-		r = jit_app_memory_syscall(nr, args);
-		break;
-	default:
-		r = jit_app_memory_syscall(nr, args);
-		break;
-	}
-	if (r != e->result)
-		diverged(t, icount, "%s gave 0x%lx, recorded 0x%lx", name_of(nr), r, e->result);
-	return r;
-}
-
 static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *arg)
 {
 	(void)arg;
@@ -192,10 +134,15 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 		return true;
 	}
 	long result = e->result;
-	if (kind == SYSCALL_REPLAY_MEMORY_MAP)
-		result = perform_memory_change(t, icount, nr, a, e);
-	else
-		apply_writes(e);
+	char why[256];
+	const char *bad = kind == SYSCALL_REPLAY_MEMORY_MAP
+			      ? inject_memory_change(rp.in, nr, a, e, &result, why, sizeof why)
+			      : inject_writes(e, why, sizeof why);
+	if (bad)
+		diverged(t, icount, "%s: %s", name_of(nr), bad);
+	if (result != e->result)
+		diverged(t, icount, "%s gave 0x%lx, recorded 0x%lx", name_of(nr), result,
+			 e->result);
 	if (rp.opt.echo)
 		echo_syscall(rp.in, e, nr, a);
 	jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)result);
@@ -316,8 +263,18 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 	arm_stop(t, 0);
 }
 
+/* The app dies of a signal the recording did not see it die of. */
+static void app_dies(struct jit_thread *t, int sig, void *arg)
+{
+	(void)arg;
+	struct jit_regs regs;
+	jit_thread_get_regs(t, &regs);
+	diverged(t, jit_thread_icount(t), "the app died of signal %d near pc 0x%lx", sig, regs.rip);
+}
+
 static const struct jit_client client = {
     .name = "replay",
+    .app_dies = app_dies,
     .instrument_block = instrument,
     .syscall_pre = syscall_pre,
     .thread_start = thread_start,

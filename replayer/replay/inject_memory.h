@@ -1,0 +1,21 @@
+/* The memory effects of recorded syscalls on a replay: the bytes the kernel wrote, and the
+ * address-space changes (mmap, munmap, mprotect, mremap, brk) made again at the recorded
+ * addresses. A pinball is untrusted: each effect is applied only where the app's memory is
+ * (as the JIT's map of it says) and as the kernel would have allowed it, never to the
+ * replayer's own memory. App thread, TLS-free. */
+#ifndef REPLAYER_INJECT_MEMORY_H
+#define REPLAYER_INJECT_MEMORY_H
+
+#include "replay_input.h"
+
+/* The kernel's writes of event e. NULL, or why they cannot be applied (the divergence). */
+const char *inject_writes(const struct replay_event *e, char *why, size_t whylen);
+
+/* Makes the address-space change of event e (syscall nr with args a) again, and its writes
+ * (a mapped file's contents). *result is what the change gave here; NULL, or why it was
+ * not made. */
+const char *inject_memory_change(const struct replay_input *in, long nr, const long a[6],
+				 const struct replay_event *e, long *result, char *why,
+				 size_t whylen);
+
+#endif

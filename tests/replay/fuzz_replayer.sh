@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Usage: fuzz_replayer.sh LOGGER REPLAYER MUTATE SEEDS PROGRAM...
+# Records PROGRAM, then replays SEEDS mutants of its pinball (mutate_pinball: checksums and
+# counts kept valid, values changed, records dropped or duplicated). Each replay must end
+# in a verdict (`replay: OK` or `replay: DIVERGED`, exit 0 or 1) or a one-line error
+# (`replayer: error:`, exit 2) within 20 s: never a crash, a hang or silence. A failing
+# seed is printed with the command that reproduces it.
+set -uo pipefail
+logger=$1 replayer=$2 mutate=$3 seeds=$4
+shift 4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$logger" -log:basename "$work/good" -- "$@" >/dev/null 2>&1 || { echo "recording failed"; exit 1; }
+fail=0
+declare -A outcomes
+for seed in $(seq 1 "$seeds"); do
+	rm -f "$work"/bad.*
+	"$mutate" "$work/good.0" "$work/bad.0" "$seed" >"$work/what" 2>&1 || { outcomes[unwritable]=$((${outcomes[unwritable]:-0} + 1)); continue; }
+	timeout -s KILL 20 "$replayer" -replay:echo 0 "$work/bad.0" >/dev/null 2>"$work/err"
+	status=$?
+	last=$(grep -E '^(replay: (OK|DIVERGED)|replayer: error:)' "$work/err" | tail -1)
+	case "$status:$last" in
+	0:"replay: OK "*) outcomes[ok]=$((${outcomes[ok]:-0} + 1)) ;;
+	1:"replay: DIVERGED "*) outcomes[diverged]=$((${outcomes[diverged]:-0} + 1)) ;;
+	2:"replayer: error: "*) outcomes[refused]=$((${outcomes[refused]:-0} + 1)) ;;
+	*)
+		echo "seed $seed: exit $status; $(tr '\n' ';' <"$work/what")"
+		head -c 600 "$work/err"
+		echo "  reproduce: $mutate PINBALL BAD.0 $seed && $replayer BAD.0"
+		fail=1
+		;;
+	esac
+done
+for k in "${!outcomes[@]}"; do printf '%s %s; ' "$k" "${outcomes[$k]}"; done
+echo "($seeds mutants)"
+exit $fail
