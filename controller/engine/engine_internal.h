@@ -9,7 +9,7 @@
 #include "instrument.h"
 #include "rt_mutex.h"
 
-enum { ENGINE_MAX_THREADS = 1024, ENGINE_MAX_WATCHES = 64 };
+enum { ENGINE_MAX_THREADS = CONTROL_TID_MAX + 1, ENGINE_MAX_WATCHES = 64 };
 
 /* One chain as one thread runs it. */
 struct engine_run {

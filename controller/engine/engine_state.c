@@ -11,6 +11,12 @@ struct engine engine;
 
 static const uint64_t BUDGET_NONE = (uint64_t)1 << 62;
 
+/* The parser's bounds keep arming's sums from wrapping around (which would fire at once):
+ * a thread's count plus an icount, and the clock plus a timeout in nanoseconds. */
+_Static_assert(CONTROL_COUNT_MAX < (uint64_t)1 << 62, "icount bound too large");
+_Static_assert(CONTROL_TIMEOUT_MAX < ((uint64_t)1 << 62) / 1000000000ull,
+	       "timeout bound too large");
+
 uint64_t engine_now_ns(void)
 {
 	struct timespec ts = {0, 0};
