@@ -56,6 +56,7 @@ struct jit_block {
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
 void instrument_at_exit(int status);
+void instrument_at_signal_death(struct jit_thread *t, int sig);
 /* Whether every client lets a vfork child run in the parent's memory now. */
 bool instrument_vfork_shares_memory(void);
 void instrument_thread_start(struct jit_thread *t, uint64_t pc);

@@ -406,6 +406,13 @@ void instrument_at_exit(int status)
 			clients[i]->at_exit(status, clients[i]->arg);
 }
 
+void instrument_at_signal_death(struct jit_thread *t, int sig)
+{
+	for (int i = 0; i < client_count && !t->vfork_child; i++)
+		if (clients[i]->at_signal_death)
+			clients[i]->at_signal_death(sig, clients[i]->arg);
+}
+
 /* Shifts and rotates by a count that may be zero leave the flags untouched then: they may
  * not be counted as writing them. */
 static bool writes_flags_conditionally(const struct block_insn *bi)

@@ -220,6 +220,11 @@ struct jit_client {
 	/* Once, on the exiting thread, when the process exits normally (exit_group or the last
 	 * thread's exit). Not called when the app dies of a signal. */
 	void (*at_exit)(int status, void *arg);
+	/* When the app dies of signal `sig`, just before the process is killed by it, on the
+	 * thread whose death it is (perhaps inside a signal handler, with the runtime's locks
+	 * in any state): only for what must not outlive the process, such as removing a file,
+	 * with raw system calls. */
+	void (*at_signal_death)(int sig, void *arg);
 	/* Whether a clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) may run now as it
 	 * does natively, in the parent's memory until it execs or exits. Such a child is no
 	 * thread of the process: no hook above runs on it (not even at_exit), it takes no
