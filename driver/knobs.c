@@ -121,23 +121,19 @@ static enum knobs_step take_bool(const struct knobs_parser *p, const struct knob
 	return KNOBS_TAKEN;
 }
 
-static enum knobs_step take_uint(const struct knobs_parser *p, const struct knob *k,
-				 uint64_t *field, const char *value)
+/* Decimal digits, at most max. */
+static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
-	bool ok = all_digits(value);
-	for (const char *c = value; ok && *c; c++) {
-		uint64_t digit = (uint64_t)(*c - '0');
-		ok = digit <= k->max && v <= (k->max - digit) / 10;
+	bool ok = all_digits(s);
+	for (; ok && *s; s++) {
+		uint64_t digit = (uint64_t)(*s - '0');
+		ok = digit <= max && v <= (max - digit) / 10;
 		v = v * 10 + digit;
 	}
-	if (!ok) {
-		fprintf(stderr, "%s: error: knob '%s' takes a number from 0 to %lu, not '%s'\n",
-			p->tool, k->name, k->max, value);
-		return KNOBS_ERROR;
-	}
-	*field = v;
-	return KNOBS_TAKEN;
+	if (ok)
+		*out = v;
+	return ok;
 }
 
 /* A knob of ours that takes the next argument as its value. */
@@ -148,10 +144,13 @@ static enum knobs_step take_value(const struct knobs_parser *p, const struct kno
 	const char *value = required_value(p, argc, argv, *i, k->kind != KNOB_STRING);
 	if (!value)
 		return KNOBS_ERROR;
-	if (k->kind == KNOB_UINT && take_uint(p, k, (uint64_t *)field, value) != KNOBS_TAKEN)
-		return KNOBS_ERROR;
-	if (k->kind != KNOB_UINT)
+	if (k->kind != KNOB_UINT) {
 		*(const char **)field = value;
+	} else if (!parse_uint(value, k->max, (uint64_t *)field)) {
+		fprintf(stderr, "%s: error: knob '%s' takes a number from 0 to %lu, not '%s'\n",
+			p->tool, k->name, k->max, value);
+		return KNOBS_ERROR;
+	}
 	*i += 2;
 	return KNOBS_TAKEN;
 }
