@@ -86,9 +86,25 @@ static void *watch(void *arg)
 	return NULL;
 }
 
+/* Before the app's first thread is born (a client may be quicker): whether it will arm an
+ * interactive alarm for `event` at birth, the first of a chain that waits for no other. */
+static bool interactive_first(int event)
+{
+	for (size_t c = 0; c < engine.spec->nchains; c++) {
+		const struct control_chain *chain = &engine.spec->chains[c];
+		const struct control_alarm *a = &chain->alarms[0];
+		if (!chain->waitfor && a->type == CONTROL_ALARM_INTERACTIVE &&
+		    (int)a->event == event)
+			return true;
+	}
+	return false;
+}
+
 /* Whether some thread has an interactive alarm for `event` armed (engine.lock held). */
 static bool interactive_armed(int event)
 {
+	if (!engine.threads[0])
+		return interactive_first(event);
 	for (uint32_t i = 0; i < ENGINE_MAX_THREADS; i++) {
 		const struct engine_thread *et = engine.threads[i];
 		for (uint32_t ch = 0; et && ch < engine.spec->nchains; ch++) {
@@ -167,7 +183,10 @@ static void answer(const char *word, char *reply, size_t size)
 	if (armed)
 		__atomic_store_n(&engine.interactive_pending, event + 1, __ATOMIC_RELEASE);
 	rt_mutex_unlock(&engine.lock);
-	snprintf(reply, size, armed ? "ok" : "error: no %s alarm is armed", names[event]);
+	if (armed)
+		snprintf(reply, size, "ok");
+	else
+		snprintf(reply, size, "error: no %s alarm is armed", names[event]);
 }
 
 static void serve_client(int fd)
@@ -179,8 +198,7 @@ static void serve_client(int fd)
 		snprintf(reply, sizeof reply, "error: no command within 2 seconds");
 	size_t n = strlen(reply);
 	reply[n++] = '\n';
-	if (send(fd, reply, n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-		return; /* the client left: nothing to tell it */
+	send(fd, reply, n, MSG_NOSIGNAL | MSG_DONTWAIT); /* a client that left gets nothing */
 }
 
 static void *interactive_listen(void *arg)
