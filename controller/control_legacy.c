@@ -70,7 +70,7 @@ static int set_number(struct control_spec *spec, enum knob id, const char *value
 	if (*given)
 		return ctl_fail(err, knob, 0, "given twice");
 	struct ctl_token t = {value, strlen(value), 1};
-	if (ctl_parse_uint(knob, &t, UINT64_MAX, slot, err))
+	if (ctl_parse_uint(knob, &t, CONTROL_COUNT_MAX, slot, err))
 		return -1;
 	/* Zero skips are harmless; a zero-sized or zero-count sample is a mistake. */
 	if (*slot == 0 && (id == KNOB_UPERIOD || id == KNOB_ULENGTH || id == KNOB_UCOUNT))

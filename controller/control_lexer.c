@@ -78,7 +78,7 @@ int ctl_hex_digit(char c)
 
 static bool has_hex_prefix(const struct ctl_token *t)
 {
-	return t->len > 2 && t->p[0] == '0' && (t->p[1] == 'x' || t->p[1] == 'X');
+	return t->len >= 2 && t->p[0] == '0' && (t->p[1] == 'x' || t->p[1] == 'X');
 }
 
 /* Accumulates digits of `base` from t->p[from]; 0 ok, 1 bad digit at *bad, 2 overflow. */
@@ -102,10 +102,18 @@ static int accumulate(const struct ctl_token *t, size_t from, unsigned base, uin
 	return overflow ? 2 : 0;
 }
 
+/* "0x" alone: a number was meant, its digits are missing. */
+static int no_hex_digits(const char *knob, const struct ctl_token *t, struct control_error *err)
+{
+	return ctl_fail(err, knob, t->column, "missing digits after '%.*s'", CTL_TOK(t));
+}
+
 int ctl_parse_uint(const char *knob, const struct ctl_token *t, uint64_t max, uint64_t *out,
 		   struct control_error *err)
 {
 	bool hex = has_hex_prefix(t);
+	if (hex && t->len == 2)
+		return no_hex_digits(knob, t, err);
 	size_t bad;
 	switch (accumulate(t, hex ? 2 : 0, hex ? 16 : 10, max, out, &bad)) {
 	case 0:
@@ -121,8 +129,11 @@ int ctl_parse_uint(const char *knob, const struct ctl_token *t, uint64_t max, ui
 int ctl_parse_hex(const char *knob, const char *what, const struct ctl_token *t, uint64_t max,
 		  uint64_t *out, struct control_error *err)
 {
+	bool prefix = has_hex_prefix(t);
+	if (prefix && t->len == 2)
+		return no_hex_digits(knob, t, err);
 	size_t bad;
-	switch (accumulate(t, has_hex_prefix(t) ? 2 : 0, 16, max, out, &bad)) {
+	switch (accumulate(t, prefix ? 2 : 0, 16, max, out, &bad)) {
 	case 0:
 		return 0;
 	case 1:

@@ -84,11 +84,11 @@ static int parse_modifier(const char *knob, const struct ctl_token *t, struct co
 		bit = MOD_GLOBAL;
 	} else if (glued(t, "count", &number)) {
 		bit = MOD_COUNT;
-		if (glued_number(knob, "count", &number, UINT64_MAX, &v, err))
+		if (glued_number(knob, "count", &number, CONTROL_COUNT_MAX, &v, err))
 			return -1;
 	} else if (glued(t, "tid", &number)) {
 		bit = MOD_TID;
-		if (glued_number(knob, "tid", &number, UINT32_MAX, &v, err))
+		if (glued_number(knob, "tid", &number, CONTROL_TID_MAX, &v, err))
 			return -1;
 	} else {
 		return ctl_fail_unknown(err, knob, "modifier", t, ctl_modifier_words, false);
@@ -212,7 +212,7 @@ static int parse_option(const char *knob, const struct ctl_element *el, enum opt
 			return 0;
 		}
 		if (parse_option_value(knob, el, word, err) ||
-		    ctl_parse_uint(knob, &el->field[1], UINT64_MAX, &chain->repeat, err))
+		    ctl_parse_uint(knob, &el->field[1], CONTROL_COUNT_MAX, &chain->repeat, err))
 			return -1;
 		if (chain->repeat == 0)
 			return ctl_fail(err, knob, el->field[1].column,

@@ -38,12 +38,24 @@ enum control_alarm_type {
 };
 
 enum control_address_kind {
-	CONTROL_ADDRESS_PC,	      /* 0x<hex> */
+	CONTROL_ADDRESS_PC,	      /* a number: 0x<hex> or decimal digits */
 	CONTROL_ADDRESS_SYMBOL,	      /* <name> */
 	CONTROL_ADDRESS_IMAGE_OFFSET, /* <image>+<offset>: the '+' tells it from a symbol */
 };
 
 #define CONTROL_ITEXT_MAX 15 /* the longest x86 instruction */
+
+/* The ranges of the language's numbers, beyond which a value can only be a mistake (and,
+ * added to a thread's count or the clock, would wrap around and fire at once). */
+/* icount, uniform's period, length and count, count<N>, repeat:N, -skip, -length and the
+ * -uniform-* knobs: 10^18 is over three years of one thread at 10^10 instructions a second. */
+#define CONTROL_COUNT_MAX 1000000000000000000ull
+/* timeout, in seconds: ten years of 365 days (its nanoseconds fit 64 bits many times). */
+#define CONTROL_TIMEOUT_MAX 315360000ull
+/* tid<N>: the engine follows threads 0 to CONTROL_TID_MAX (Pin's numbering). */
+#define CONTROL_TID_MAX 1023u
+/* address pcs and image offsets: the highest user address with 5-level page tables. */
+#define CONTROL_ADDRESS_MAX 0x00ffffffffffffffull
 
 struct control_alarm {
 	enum control_event event;

@@ -10,15 +10,31 @@ static bool starts_with_digit(const struct ctl_token *t)
 	return t->len > 0 && t->p[0] >= '0' && t->p[0] <= '9';
 }
 
+/* A pc or an image offset: a number no higher than the highest user address. */
+static int parse_user_address(const char *knob, const struct ctl_token *v, uint64_t *out,
+			      struct control_error *err)
+{
+	if (ctl_parse_uint(knob, v, UINT64_MAX, out, err))
+		return -1;
+	if (*out > CONTROL_ADDRESS_MAX)
+		return ctl_fail(err, knob, v->column,
+				"address '%.*s' is beyond the user address space (at most 0x%llx)",
+				CTL_TOK(v), (unsigned long long)CONTROL_ADDRESS_MAX);
+	return 0;
+}
+
+/* 0x... is a pc; else image+offset at the last '+' (libstdc++.so.6 keeps its own); else a
+ * value starting with a digit is a decimal pc (no symbol starts with one), so that `0x`
+ * alone or a number too long for 64 bits is an error, not a symbol never found. */
 static int parse_address(const char *knob, const struct ctl_token *v, struct control_alarm *a,
 			 struct control_error *err)
 {
-	if (v->len > 2 && v->p[0] == '0' && (v->p[1] == 'x' || v->p[1] == 'X')) {
+	bool hex = v->len >= 2 && v->p[0] == '0' && (v->p[1] == 'x' || v->p[1] == 'X');
+	const char *plus = hex ? NULL : memrchr(v->p, '+', v->len);
+	if (!plus && starts_with_digit(v)) {
 		a->u.address.kind = CONTROL_ADDRESS_PC;
-		return ctl_parse_uint(knob, v, UINT64_MAX, &a->u.address.pc, err);
+		return parse_user_address(knob, v, &a->u.address.pc, err);
 	}
-	/* The last '+', so an image such as libstdc++.so.6 keeps its own. */
-	const char *plus = memrchr(v->p, '+', v->len);
 	if (!plus) {
 		a->u.address.kind = CONTROL_ADDRESS_SYMBOL;
 		a->u.address.symbol = ctl_tok_dup(v);
@@ -31,7 +47,7 @@ static int parse_address(const char *knob, const struct ctl_token *v, struct con
 	if (offset.len == 0)
 		return ctl_fail(err, knob, offset.column, "missing offset after '+'");
 	a->u.address.kind = CONTROL_ADDRESS_IMAGE_OFFSET;
-	if (ctl_parse_uint(knob, &offset, UINT64_MAX, &a->u.address.offset, err))
+	if (parse_user_address(knob, &offset, &a->u.address.offset, err))
 		return -1;
 	a->u.address.image = ctl_tok_dup(&image);
 	return a->u.address.image ? 0 : ctl_out_of_memory(err, knob);
@@ -69,7 +85,7 @@ static int parse_isa(const char *knob, const struct ctl_token *v, struct control
 static int parse_positive(const char *knob, const char *what, const struct ctl_token *v,
 			  uint64_t *out, struct control_error *err)
 {
-	if (ctl_parse_uint(knob, v, UINT64_MAX, out, err))
+	if (ctl_parse_uint(knob, v, CONTROL_COUNT_MAX, out, err))
 		return -1;
 	if (*out == 0)
 		return ctl_fail(err, knob, v->column, "%s must be at least 1", what);
@@ -138,7 +154,7 @@ int ctl_parse_values(const char *knob, const struct ctl_element *el, size_t *nex
 	uint64_t x;
 	switch (a->type) {
 	case CONTROL_ALARM_ICOUNT:
-		return ctl_parse_uint(knob, &v[0], UINT64_MAX, &a->u.icount, err);
+		return ctl_parse_uint(knob, &v[0], CONTROL_COUNT_MAX, &a->u.icount, err);
 	case CONTROL_ALARM_ADDRESS:
 		return parse_address(knob, &v[0], a, err);
 	case CONTROL_ALARM_SSC:
@@ -171,7 +187,7 @@ int ctl_parse_values(const char *knob, const struct ctl_element *el, size_t *nex
 	case CONTROL_ALARM_EXIT_FUNC:
 		return parse_string(knob, &v[0], &a->u.func, err);
 	case CONTROL_ALARM_TIMEOUT:
-		return ctl_parse_uint(knob, &v[0], UINT64_MAX, &a->u.timeout_seconds, err);
+		return ctl_parse_uint(knob, &v[0], CONTROL_TIMEOUT_MAX, &a->u.timeout_seconds, err);
 	case CONTROL_ALARM_UNIFORM:
 		return parse_uniform(knob, v, a, err);
 	case CONTROL_ALARM_INT3:

@@ -1,22 +1,32 @@
 /* Alarms that come from outside the app's instruction stream: `timeout` (wall time since
- * the alarm was armed) and `interactive` (a client on a TCP port). Each is watched by a
- * helper thread, created before the app starts, blocking all signals and invisible to the
- * app; when one is due the helper forces the app thread's budget negative, so the thread
- * checks its alarms at its next block (engine_on_budget). glibc is fine on helpers. */
+ * the alarm was armed) and `interactive` (a client on a TCP port). A watcher thread forces
+ * the budget of every app thread whose such alarm is due negative, so the thread checks its
+ * alarms at its next block (engine_on_budget); a listener thread serves the interactive
+ * clients. Both are created before the app starts, block all signals and are invisible to
+ * the app. glibc is fine on helpers. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/engine_internal.h"
+#include "jit_messages.h"
 
 enum { POLL_NS = 2 * 1000 * 1000 };
+
+/* What one client may take: to send its command, and then to see the event sent before
+ * it reach the app. An idle client delays the others by this much at most. */
+static const uint64_t CLIENT_WAIT_NS = 2000ull * 1000 * 1000;
 
 static bool spec_has(enum control_alarm_type type)
 {
@@ -38,7 +48,7 @@ static void poke_threads(enum control_alarm_type type, bool (*due)(const struct 
 			if (!run->active ||
 			    engine_alarm(engine_ref(ch, run->alarm))->type != type || !due(run))
 				continue;
-			/* The thread's own `sub` may overwrite this store; the helper keeps
+			/* The thread's own `sub` may overwrite this store; the watcher keeps
 			 * poking while the alarm stays due, so the race only delays it. */
 			jit_thread_slot_set(et->jt, engine.budget_slot, (uint64_t)-1);
 		}
@@ -61,52 +71,204 @@ static void sleep_poll(void)
 	nanosleep(&ts, NULL);
 }
 
-static void *timeout_watch(void *arg)
+static void *watch(void *arg)
 {
 	(void)arg;
+	bool timeouts = spec_has(CONTROL_ALARM_TIMEOUT);
+	bool interactive = spec_has(CONTROL_ALARM_INTERACTIVE);
 	for (;;) {
-		poke_threads(CONTROL_ALARM_TIMEOUT, timeout_due);
+		if (timeouts)
+			poke_threads(CONTROL_ALARM_TIMEOUT, timeout_due);
+		if (interactive)
+			poke_threads(CONTROL_ALARM_INTERACTIVE, interactive_due);
 		sleep_poll();
 	}
 	return NULL;
 }
 
-/* Reads one word ("start" or "stop") from a client and hands it to the app thread. */
-static void serve_client(int fd)
+/* Before the app's first thread is born (a client may be quicker): whether it will arm an
+ * interactive alarm for `event` at birth, the first of a chain that waits for no other. */
+static bool interactive_first(int event)
 {
-	char word[16] = {0};
-	ssize_t n = read(fd, word, sizeof word - 1);
-	if (n <= 0)
-		return;
-	word[strcspn(word, "\r\n ")] = '\0';
-	int event = !strcmp(word, "start")  ? CONTROL_EVENT_START + 1
-		    : !strcmp(word, "stop") ? CONTROL_EVENT_STOP + 1
-					    : 0;
-	const char *reply = event ? "ok\n" : "error: expected start or stop\n";
-	if (event)
-		__atomic_store_n(&engine.interactive_pending, event, __ATOMIC_RELEASE);
-	if (write(fd, reply, strlen(reply)) < 0)
-		return;
-	/* Deliver before the next command: wait until the app thread took it. */
-	while (__atomic_load_n(&engine.interactive_pending, __ATOMIC_ACQUIRE) == event && event) {
-		poke_threads(CONTROL_ALARM_INTERACTIVE, interactive_due);
+	for (size_t c = 0; c < engine.spec->nchains; c++) {
+		const struct control_chain *chain = &engine.spec->chains[c];
+		const struct control_alarm *a = &chain->alarms[0];
+		if (!chain->waitfor && a->type == CONTROL_ALARM_INTERACTIVE &&
+		    (int)a->event == event)
+			return true;
+	}
+	return false;
+}
+
+/* Whether some thread has an interactive alarm for `event` armed (engine.lock held). */
+static bool interactive_armed(int event)
+{
+	if (!engine.threads[0])
+		return interactive_first(event);
+	for (uint32_t i = 0; i < ENGINE_MAX_THREADS; i++) {
+		const struct engine_thread *et = engine.threads[i];
+		for (uint32_t ch = 0; et && ch < engine.spec->nchains; ch++) {
+			const struct engine_run *run = &et->runs[ch];
+			if (!run->active)
+				continue;
+			const struct control_alarm *a = engine_alarm(engine_ref(ch, run->alarm));
+			if (a->type == CONTROL_ALARM_INTERACTIVE && (int)a->event == event &&
+			    engine_alarm_applies(et, a))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Waits until no event is pending, or the deadline. An event that no armed alarm waits
+ * for any more (another event moved the chain on) can never be taken: it is dropped. */
+static bool pending_taken(uint64_t deadline_ns)
+{
+	for (;;) {
+		rt_mutex_lock(&engine.lock);
+		int pending = engine.interactive_pending;
+		if (pending && !interactive_armed(pending - 1))
+			__atomic_store_n(&engine.interactive_pending, pending = 0,
+					 __ATOMIC_RELEASE);
+		rt_mutex_unlock(&engine.lock);
+		if (!pending)
+			return true;
+		if (engine_now_ns() >= deadline_ns)
+			return false;
 		sleep_poll();
 	}
+}
+
+/* One line from the client, before the deadline: false when none came in time. */
+static bool read_command(int fd, char *line, size_t size, uint64_t deadline_ns)
+{
+	size_t n = 0;
+	while (n < size - 1 && !memchr(line, '\n', n)) {
+		int64_t left_ms = (int64_t)(deadline_ns - engine_now_ns()) / 1000000;
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (left_ms <= 0 || poll(&p, 1, (int)left_ms) <= 0)
+			return false;
+		ssize_t got = read(fd, line + n, size - 1 - n);
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	line[n] = '\0';
+	line[strcspn(line, "\r\n ")] = '\0';
+	return true;
+}
+
+/* The answer to one command: "ok" once its event is handed to the app threads (it fires at
+ * an armed alarm's thread's next block), else what is wrong. */
+static void answer(const char *word, char *reply, size_t size)
+{
+	static const char *const names[] = {
+	    [CONTROL_EVENT_START] = "start", [CONTROL_EVENT_STOP] = "stop"};
+	int event = !strcmp(word, "start")  ? CONTROL_EVENT_START
+		    : !strcmp(word, "stop") ? CONTROL_EVENT_STOP
+					    : -1;
+	if (event < 0) {
+		snprintf(reply, size, "error: expected start or stop");
+		return;
+	}
+	/* The event sent before goes first: `start` then `stop` must find the stop armed. */
+	int before = __atomic_load_n(&engine.interactive_pending, __ATOMIC_ACQUIRE);
+	if (!pending_taken(engine_now_ns() + CLIENT_WAIT_NS)) {
+		snprintf(reply, size, "error: the %s sent before has not reached the app yet",
+			 names[before - 1]);
+		return;
+	}
+	rt_mutex_lock(&engine.lock);
+	bool armed = interactive_armed(event);
+	if (armed)
+		__atomic_store_n(&engine.interactive_pending, event + 1, __ATOMIC_RELEASE);
+	rt_mutex_unlock(&engine.lock);
+	if (armed)
+		snprintf(reply, size, "ok");
+	else
+		snprintf(reply, size, "error: no %s alarm is armed", names[event]);
+}
+
+static void serve_client(int fd)
+{
+	char line[32], reply[96];
+	if (read_command(fd, line, sizeof line, engine_now_ns() + CLIENT_WAIT_NS))
+		answer(line, reply, sizeof reply);
+	else
+		snprintf(reply, sizeof reply, "error: no command within 2 seconds");
+	size_t n = strlen(reply);
+	reply[n++] = '\n';
+	send(fd, reply, n, MSG_NOSIGNAL | MSG_DONTWAIT); /* a client that left gets nothing */
 }
 
 static void *interactive_listen(void *arg)
 {
 	int sock = (int)(long)arg;
 	for (;;) {
-		int fd = accept(sock, NULL, NULL);
+		int fd = accept4(sock, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			return NULL;
 		}
 		serve_client(fd);
 		close(fd);
 	}
+}
+
+/* engine.port_file: <file>.<pid>, absolute, so that removing it at exit does not depend
+ * on the app's working directory then. */
+static int port_file_name(char *err, size_t errlen)
+{
+	const char *file = engine.spec->interactive_file;
+	char cwd[PATH_MAX] = "";
+	if (file[0] != '/' && !getcwd(cwd, sizeof cwd)) {
+		snprintf(err, errlen,
+			 "interactive controller: cannot find the current directory: %s",
+			 strerror(errno));
+		return -1;
+	}
+	int n = snprintf(engine.port_file, sizeof engine.port_file, "%s%s%s.%d", cwd,
+			 cwd[0] ? "/" : "", file, (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof engine.port_file) {
+		snprintf(err, errlen, "interactive controller: the port file name is too long");
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes the port into engine.port_file, private (0600), through a temporary file created
+ * anew (O_EXCL) and renamed over the name: a reader never sees it half written, a stale
+ * file of an earlier process with our pid is replaced, and a symbolic link (or anything
+ * but a regular file) found at the name is refused, never written through. */
+static int write_port_file(unsigned port, char *err, size_t errlen)
+{
+	const char *path = engine.port_file;
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "interactive controller: '%s' is %s: not writing the port there", path,
+			 S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+		return -1;
+	}
+	char tmp[PATH_MAX + 8];
+	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	bool ok = fd >= 0 && fchmod(fd, 0600) == 0 && dprintf(fd, "%u\n", port) > 0;
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (!ok || rename(tmp, path)) {
+		snprintf(err, errlen, "interactive controller: cannot write '%s': %s", path,
+			 strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		return -1;
+	}
+	engine.port_owner = getpid();
+	/* Removed at every end: the JIT's hooks (engine_start.c) and these two. */
+	atexit(engine_remove_port_file);
+	jit_on_fatal(engine_remove_port_file);
+	return 0;
 }
 
 /* Listens on 127.0.0.1 (a port from the kernel) and writes the port to <file>.<pid>. */
@@ -116,20 +278,14 @@ static int open_listener(char *err, size_t errlen)
 	struct sockaddr_in addr = {.sin_family = AF_INET,
 				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t len = sizeof addr;
-	if (sock < 0 || bind(sock, (struct sockaddr *)&addr, sizeof addr) || listen(sock, 4) ||
+	if (sock < 0 || bind(sock, (struct sockaddr *)&addr, sizeof addr) || listen(sock, 16) ||
 	    getsockname(sock, (struct sockaddr *)&addr, &len)) {
 		snprintf(err, errlen, "interactive controller: cannot listen on 127.0.0.1: %s",
 			 strerror(errno));
 		return -1;
 	}
-	char path[4096];
-	snprintf(path, sizeof path, "%s.%d", engine.spec->interactive_file, (int)getpid());
-	FILE *f = fopen(path, "w");
-	if (!f || fprintf(f, "%u\n", ntohs(addr.sin_port)) < 0 || fclose(f)) {
-		snprintf(err, errlen, "interactive controller: cannot write %s: %s", path,
-			 strerror(errno));
+	if (port_file_name(err, errlen) || write_port_file(ntohs(addr.sin_port), err, errlen))
 		return -1;
-	}
 	return sock;
 }
 
@@ -152,9 +308,11 @@ static int start_helper(void *(*fn)(void *), void *arg, char *err, size_t errlen
 
 int engine_external_start(char *err, size_t errlen)
 {
-	if (spec_has(CONTROL_ALARM_TIMEOUT) && start_helper(timeout_watch, NULL, err, errlen))
+	bool interactive = spec_has(CONTROL_ALARM_INTERACTIVE);
+	if ((interactive || spec_has(CONTROL_ALARM_TIMEOUT)) &&
+	    start_helper(watch, NULL, err, errlen))
 		return -1;
-	if (spec_has(CONTROL_ALARM_INTERACTIVE)) {
+	if (interactive) {
 		int sock = open_listener(err, errlen);
 		if (sock < 0 || start_helper(interactive_listen, (void *)(long)sock, err, errlen))
 			return -1;

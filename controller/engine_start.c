@@ -24,6 +24,8 @@ static const struct jit_client client = {
     .instrument_block = engine_instrument_block,
     .thread_start = thread_start,
     .image_mapped = engine_image_mapped,
+    .at_exit = engine_process_ends,
+    .app_dies = engine_app_dies,
 };
 
 static bool needs_budget(const struct control_alarm *a)

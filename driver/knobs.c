@@ -2,13 +2,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "control_spec.h"
-
-static bool is_bool_value(const char *s)
-{
-	return s && (!strcmp(s, "0") || !strcmp(s, "1"));
-}
 
 static const struct knob *find(const struct knobs_parser *p, const char *name, void **values)
 {
@@ -34,6 +30,9 @@ static void usage(const struct knobs_parser *p)
 			printf("  %-28s %s", name, k->help);
 			if (k->kind == KNOB_BOOL)
 				printf(" (default %d)\n", *(const bool *)field);
+			else if (k->kind == KNOB_UINT)
+				printf(" (0 to %lu, default %lu)\n", k->max,
+				       *(const uint64_t *)field);
 			else if (*(const char *const *)field)
 				printf(" (default %s)\n", *(const char *const *)field);
 			else
@@ -45,17 +44,122 @@ static void usage(const struct knobs_parser *p)
 	printf("  %-28s %s\n", "-uniform-*, -interactive-file", "legacy and interactive control");
 }
 
-enum knobs_step knobs_step(const struct knobs_parser *p, int argc, char **argv, int *i)
+/* 1 or 0 for the words a boolean knob accepts as its value, -1 for any other word. */
+static int bool_word(const char *s)
 {
-	const char *arg = argv[*i];
+	static const char *const words[][2] = {
+	    {"0", "1"}, {"false", "true"}, {"no", "yes"}, {"off", "on"}};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		for (int v = 0; v < 2; v++)
+			if (!strcasecmp(s, words[i][v]))
+				return v;
+	return -1;
+}
+
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* Whether argv[at], which is no boolean word, is a mistaken value rather than the program:
+ * a number, or anything before a later `--` (which ends the knobs). A word starting with
+ * '-' is the next knob, or `--`. */
+static bool looks_like_value(int argc, char **argv, int at)
+{
+	if (argv[at][0] == '-')
+		return false;
+	if (all_digits(argv[at]))
+		return true;
+	for (int j = at + 1; j < argc; j++)
+		if (!strcmp(argv[j], "--"))
+			return true;
+	return false;
+}
+
+/* The argument after knob argv[i], which requires a value; NULL after saying so when there
+ * is none or (unless any_word) when it is another knob or `--`. */
+static const char *required_value(const struct knobs_parser *p, int argc, char **argv, int i,
+				  bool any_word)
+{
+	const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+	if (v && (any_word || v[0] != '-'))
+		return v;
+	if (v)
+		fprintf(stderr, "%s: error: knob '%s' needs a value, not '%s'\n", p->tool, argv[i],
+			v);
+	else
+		fprintf(stderr, "%s: error: knob '%s' needs a value\n", p->tool, argv[i]);
+	return NULL;
+}
+
+/* The controller's knobs all take one value: checked here like ours, parsed there. */
+static enum knobs_step take_control_knob(const struct knobs_parser *p, int argc, char **argv,
+					 int *i)
+{
 	struct control_error cerr;
-	int taken = control_spec_take_knob(p->control, argc, argv, i, &cerr);
-	if (taken < 0) {
+	if (!required_value(p, argc, argv, *i, false))
+		return KNOBS_ERROR;
+	if (control_spec_take_knob(p->control, argc, argv, i, &cerr) < 0) {
 		fprintf(stderr, "%s: %s\n", p->tool, cerr.message);
 		return KNOBS_ERROR;
 	}
-	if (taken)
-		return KNOBS_TAKEN;
+	return KNOBS_TAKEN;
+}
+
+static enum knobs_step take_bool(const struct knobs_parser *p, const struct knob *k, bool *field,
+				 int argc, char **argv, int *i)
+{
+	int at = *i + 1;
+	int value = at < argc ? bool_word(argv[at]) : -1;
+	if (value < 0 && at < argc && looks_like_value(argc, argv, at)) {
+		fprintf(stderr, "%s: error: knob '%s' takes 0 or 1, not '%s'\n", p->tool, k->name,
+			argv[at]);
+		return KNOBS_ERROR;
+	}
+	*field = value != 0; /* alone, it means 1 */
+	*i += value < 0 ? 1 : 2;
+	return KNOBS_TAKEN;
+}
+
+/* Decimal digits, at most max. */
+static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	bool ok = all_digits(s);
+	for (; ok && *s; s++) {
+		uint64_t digit = (uint64_t)(*s - '0');
+		ok = digit <= max && v <= (max - digit) / 10;
+		v = v * 10 + digit;
+	}
+	if (ok)
+		*out = v;
+	return ok;
+}
+
+/* A knob of ours that takes the next argument as its value. */
+static enum knobs_step take_value(const struct knobs_parser *p, const struct knob *k, char *field,
+				  int argc, char **argv, int *i)
+{
+	/* A number's bad value is named as such, even when it starts with '-'. */
+	const char *value = required_value(p, argc, argv, *i, k->kind != KNOB_STRING);
+	if (!value)
+		return KNOBS_ERROR;
+	if (k->kind != KNOB_UINT) {
+		*(const char **)field = value;
+	} else if (!parse_uint(value, k->max, (uint64_t *)field)) {
+		fprintf(stderr, "%s: error: knob '%s' takes a number from 0 to %lu, not '%s'\n",
+			p->tool, k->name, k->max, value);
+		return KNOBS_ERROR;
+	}
+	*i += 2;
+	return KNOBS_TAKEN;
+}
+
+enum knobs_step knobs_step(const struct knobs_parser *p, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i];
+	if (control_is_knob(arg))
+		return take_control_knob(p, argc, argv, i);
 	if (!strcmp(arg, "-h") || !strcmp(arg, "-help") || !strcmp(arg, "--help")) {
 		usage(p);
 		return KNOBS_HELP;
@@ -70,20 +174,9 @@ enum knobs_step knobs_step(const struct knobs_parser *p, int argc, char **argv, 
 		return KNOBS_ERROR;
 	}
 	char *field = (char *)values + k->offset;
-	if (k->kind == KNOB_BOOL) {
-		bool value = true;
-		if (*i + 1 < argc && is_bool_value(argv[*i + 1]))
-			value = argv[++*i][0] == '1';
-		*(bool *)field = value;
-	} else {
-		if (*i + 1 >= argc || !strcmp(argv[*i + 1], "--")) {
-			fprintf(stderr, "%s: error: knob '%s' needs a value\n", p->tool, k->name);
-			return KNOBS_ERROR;
-		}
-		*(const char **)field = argv[++*i];
-	}
-	++*i;
-	return KNOBS_TAKEN;
+	if (k->kind == KNOB_BOOL)
+		return take_bool(p, k, (bool *)field, argc, argv, i);
+	return take_value(p, k, field, argc, argv, i);
 }
 
 int knobs_finish(const struct knobs_parser *p)

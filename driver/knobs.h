@@ -6,18 +6,25 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum knob_kind {
-	KNOB_BOOL,   /* alone it means 1; an explicit 0 or 1 may follow */
-	KNOB_STRING, /* takes a value */
+	/* A bool. Alone it means 1 (Pin's convention); the next argument is its value when it
+	 * is 0, 1, true, false, yes, no, on or off (any case), and an error when it looks like
+	 * a value rather than the program: all digits, or anything before a later `--`. */
+	KNOB_BOOL,
+	KNOB_STRING, /* a const char *: the next argument, which must not start with '-' */
+	KNOB_UINT,   /* a uint64_t: the next argument, decimal digits, at most `max` */
+	KNOB_WORD,   /* a const char *: the next argument whatever it is (the app's argv[0]) */
 };
 
 struct knob {
 	const char *name; /* "-log:fat" */
 	enum knob_kind kind;
-	size_t offset;	   /* of its field in the set's values (bool or const char *) */
-	const char *value; /* KNOB_STRING: what the value is, for the help ("FILE") */
+	size_t offset;	   /* of its field in the set's values */
+	const char *value; /* what the value is, for the help ("FILE", "N") */
 	const char *help;
+	uint64_t max; /* KNOB_UINT: the largest value accepted */
 };
 
 /* A table of knobs and the structure their values go into. */
@@ -49,7 +56,8 @@ enum knobs_step {
 	KNOBS_TAKEN,	  /* a knob (and its value): *i is past them */
 	KNOBS_POSITIONAL, /* not a knob ("--" or an argument without '-'): *i unchanged */
 	KNOBS_HELP,	  /* -h, -help or --help: the help was printed on stdout */
-	KNOBS_ERROR,	  /* an unknown knob, a missing or bad value: a line on stderr */
+	KNOBS_ERROR,	  /* an unknown knob, a missing or bad value: one line on stderr naming
+			   * the knob */
 };
 
 /* One step of a driver's loop over argv, at argv[*i]. */

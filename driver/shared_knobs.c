@@ -5,7 +5,7 @@
 
 #define SHARED(name, kind, field, value, help)                                                     \
 	{                                                                                          \
-		name, kind, offsetof(struct shared_knobs, field), value, help                      \
+		name, kind, offsetof(struct shared_knobs, field), value, help, 0                   \
 	}
 static const struct knob shared_knobs[] = {
     SHARED("-icount", KNOB_BOOL, analysis.icount, NULL, "count instructions per thread"),

@@ -415,6 +415,7 @@ void instrument_at_exit(int status)
 			clients[i]->at_exit(status, clients[i]->arg);
 }
 
+
 /* Shifts and rotates by a count that may be zero leave the flags untouched then: they may
  * not be counted as writing them. */
 static bool writes_flags_conditionally(const struct block_insn *bi)

@@ -6,12 +6,16 @@
 #include "rt_format.h"
 #include "rt_syscall.h"
 
+enum { MAX_FATAL_CLEANUPS = 4 };
+
 static const char *tool_name = "jit";
-static void (*fatal_cleanup)(void);
+static void (*fatal_cleanups[MAX_FATAL_CLEANUPS])(void);
+static int fatal_cleanup_count;
 
 void jit_on_fatal(void (*cleanup)(void))
 {
-	fatal_cleanup = cleanup;
+	if (fatal_cleanup_count < MAX_FATAL_CLEANUPS)
+		fatal_cleanups[fatal_cleanup_count++] = cleanup;
 }
 static int message_fd = 2;
 
@@ -52,10 +56,11 @@ void jit_fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	vline("error: ", fmt, ap);
 	va_end(ap);
-	void (*cleanup)(void) = fatal_cleanup;
-	fatal_cleanup = NULL; /* once, even if the cleanup fails fatally itself */
-	if (cleanup)
-		cleanup();
+	/* Each once: the list is emptied first, so one that fails fatally runs none again. */
+	int n = fatal_cleanup_count;
+	fatal_cleanup_count = 0;
+	for (int i = 0; i < n; i++)
+		fatal_cleanups[i]();
 	rt_exit_group(1);
 	__builtin_unreachable();
 }

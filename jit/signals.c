@@ -147,6 +147,8 @@ static bool app_has_handler(const struct jit_thread *t, int sig)
 	return h != (uint64_t)SIG_DFL && h != (uint64_t)SIG_IGN;
 }
 
+static void set_real_action(int sig, uint64_t app_handler);
+
 /* The frame, the handler's mask, and SA_RESETHAND. */
 static bool push_frame(struct jit_thread *t, int sig, const siginfo_t *info,
 		       const struct kernel_sigaction *a, uint64_t old_mask)
@@ -157,10 +159,8 @@ static bool push_frame(struct jit_thread *t, int sig, const siginfo_t *info,
 	set_mask(t, old_mask | a->mask | ((a->flags & SA_NODEFER) ? 0 : bit(sig)));
 	if (a->flags & SA_RESETHAND) {
 		app_state(t)->actions[sig].handler = (uint64_t)SIG_DFL;
-		if (!is_fault_signal(sig)) {
-			struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
-			kernel_sigaction(sig, &dfl, NULL);
-		}
+		if (!is_fault_signal(sig))
+			set_real_action(sig, (uint64_t)SIG_DFL);
 	}
 	return true;
 }
@@ -299,6 +299,49 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	kernel_sigaction(sig, &act, NULL);
 }
 
+/* Signals whose default action ends the process (with a core dump or not). */
+static bool kills_by_default(int sig)
+{
+	switch (sig) {
+	case SIGCHLD: /* ignored by default */
+	case SIGCONT:
+	case SIGURG:
+	case SIGWINCH:
+	case SIGSTOP: /* stop the process */
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
+	case SIGKILL: /* cannot be caught */
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* A signal the app leaves at its default action, which ends the process: the runtime
+ * catches it only so that the clients' app_dies hooks run before it dies by it. */
+static void on_deadly_default(int sig, siginfo_t *info, void *ctx)
+{
+	(void)info;
+	(void)ctx;
+	signals_die_by(sig);
+}
+
+/* The real action of a signal that is no fault signal, from the app's handler: the
+ * runtime's when the app handles it or when its default kills, else the app's own
+ * (SIG_IGN, or a default that ignores or stops). */
+static void set_real_action(int sig, uint64_t app_handler)
+{
+	if (app_handler != (uint64_t)SIG_DFL && app_handler != (uint64_t)SIG_IGN) {
+		install(sig, on_async);
+	} else if (app_handler == (uint64_t)SIG_DFL && kills_by_default(sig)) {
+		install(sig, on_deadly_default);
+	} else {
+		struct kernel_sigaction plain = {.handler = app_handler};
+		kernel_sigaction(sig, &plain, NULL);
+	}
+}
+
 void signals_init_thread(struct jit_thread *t)
 {
 	long stack = rt_mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE,
@@ -317,8 +360,12 @@ void signals_init_thread(struct jit_thread *t)
 void signals_init(struct jit_thread *t)
 {
 	signals_init_thread(t);
-	for (int sig = 1; sig < NSIG_KERNEL; sig++)
+	for (int sig = 1; sig < NSIG_KERNEL; sig++) {
 		kernel_sigaction(sig, NULL, &process_state.actions[sig]);
+		if (process_state.actions[sig].handler == (uint64_t)SIG_DFL &&
+		    kills_by_default(sig) && !is_fault_signal(sig))
+			install(sig, on_deadly_default);
+	}
 	for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
 		install(fault_signals[i], on_fault);
 }
@@ -474,14 +521,8 @@ long signals_app_sigaction(struct jit_thread *t, int sig, uint64_t act, uint64_t
 		return -EFAULT;
 	if (act) {
 		actions[sig] = new;
-		if (!is_fault_signal(sig)) {
-			if (app_has_handler(t, sig)) {
-				install(sig, on_async);
-			} else {
-				struct kernel_sigaction plain = {.handler = new.handler};
-				kernel_sigaction(sig, &plain, NULL);
-			}
-		}
+		if (!is_fault_signal(sig))
+			set_real_action(sig, new.handler);
 	}
 	if (oldact)
 		memcpy((void *)oldact, &old, sizeof old);

@@ -6,8 +6,11 @@
 
 #define KNOB(name, kind, field, value, help)                                                       \
 	{                                                                                          \
-		name, kind, offsetof(struct logger_knobs, field), value, help                      \
+		name, kind, offsetof(struct logger_knobs, field), value, help, 0                   \
 	}
+/* -jit:stress_stop_ms: a minute between stops is already no stress at all. */
+enum { STRESS_STOP_MS_MAX = 60000 };
+
 static const struct knob logger_knobs[] = {
     KNOB("-log", KNOB_BOOL, log, NULL, "record a pinball (0: only run under the JIT)"),
     KNOB("-log:basename", KNOB_STRING, basename, "B", "region k is written as pinball B.k"),
@@ -17,11 +20,15 @@ static const struct knob logger_knobs[] = {
 	 "keep app code non-executable, so any escape from the cache faults"),
     KNOB("-jit:selftest_escape", KNOB_BOOL, selftest_escape, NULL,
 	 "(test) run app code natively once, to prove -jit:check_native_exec catches it"),
-    KNOB("-jit:stress_stop_ms", KNOB_STRING, stress_stop_ms, "N",
-	 "(test) stop and resume every thread every N milliseconds"),
+    {.name = "-jit:stress_stop_ms",
+     .kind = KNOB_UINT,
+     .offset = offsetof(struct logger_knobs, stress_stop_ms),
+     .value = "N",
+     .help = "(test) stop and resume every thread every N milliseconds; 0: never",
+     .max = STRESS_STOP_MS_MAX},
     KNOB("-follow_execv", KNOB_BOOL, follow_execv, NULL,
 	 "run programs the app execs under the JIT"),
-    KNOB("-jit:argv0", KNOB_STRING, argv0, "NAME", "argv[0] to give the app"),
+    KNOB("-jit:argv0", KNOB_WORD, argv0, "NAME", "argv[0] to give the app"),
 };
 
 int knobs_parse(int argc, char **argv, struct logger_knobs *k)

@@ -3,18 +3,19 @@
 #define LOGGER_KNOBS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "shared_knobs.h"
 
 struct logger_knobs {
-	bool log;		/* -log 0|1: record a pinball (default 1) */
-	const char *basename;	/* -log:basename B: region k goes to B.k (default pinball/log) */
-	bool fat;		/* -log:fat 1: every mapped page at region start */
-	bool check_native_exec; /* -jit:check_native_exec */
-	const char *stress_stop_ms; /* -jit:stress_stop_ms N */
-	bool selftest_escape;	    /* -jit:selftest_escape */
-	bool follow_execv;	    /* -follow_execv 0|1 (default 1) */
-	const char *argv0; /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
+	bool log;		 /* -log 0|1: record a pinball (default 1) */
+	const char *basename;	 /* -log:basename B: region k goes to B.k (default pinball/log) */
+	bool fat;		 /* -log:fat 1: every mapped page at region start */
+	bool check_native_exec;	 /* -jit:check_native_exec */
+	uint64_t stress_stop_ms; /* -jit:stress_stop_ms N (0: off) */
+	bool selftest_escape;	 /* -jit:selftest_escape */
+	bool follow_execv;	 /* -follow_execv 0|1 (default 1) */
+	const char *argv0;	 /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	int program_index;	    /* argv index of the program */
 	int knob_end;		    /* argv index one past the last knob (before any `--`) */

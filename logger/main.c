@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	    .check_native_exec = k.check_native_exec,
 	    .stats = k.shared.jit_stats,
 	    .selftest_escape = k.selftest_escape,
-	    .stress_stop_ms = k.stress_stop_ms ? (unsigned)strtoul(k.stress_stop_ms, NULL, 10) : 0,
+	    .stress_stop_ms = (unsigned)k.stress_stop_ms,
 	    .follow_execv = k.follow_execv,
 	    .argv0 = k.argv0,
 	    .reexec_argv = reexec_prefix(argv, &k, self),

@@ -27,7 +27,7 @@ struct knobs {
 
 #define KNOB(name, kind, field, value, help)                                                       \
 	{                                                                                          \
-		name, kind, offsetof(struct knobs, field), value, help                             \
+		name, kind, offsetof(struct knobs, field), value, help, 0                          \
 	}
 static const struct knob replayer_knobs[] = {
     KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),

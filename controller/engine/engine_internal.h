@@ -2,6 +2,7 @@
 #ifndef ENGINE_INTERNAL_H
 #define ENGINE_INTERNAL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -9,7 +10,7 @@
 #include "instrument.h"
 #include "rt_mutex.h"
 
-enum { ENGINE_MAX_THREADS = 1024, ENGINE_MAX_WATCHES = 64 };
+enum { ENGINE_MAX_THREADS = CONTROL_TID_MAX + 1, ENGINE_MAX_WATCHES = 64 };
 
 /* One chain as one thread runs it. */
 struct engine_run {
@@ -63,7 +64,13 @@ struct engine {
 	struct engine_thread *threads[ENGINE_MAX_THREADS];
 	uint64_t watches[ENGINE_MAX_WATCHES]; /* return addresses of exit_func activations */
 	uint32_t nwatches;
-	int interactive_pending; /* CONTROL_EVENT_START / STOP + 1, or 0 */
+	/* An interactive event a client sent (CONTROL_EVENT_START / STOP + 1), until a thread
+	 * whose interactive alarm for it is armed takes it; 0 when none. Set under `lock`. */
+	int interactive_pending;
+	/* The interactive listener's port file (absolute), and the process that wrote it: the
+	 * one that removes it when it ends (a forked child must not); 0 when there is none. */
+	char port_file[PATH_MAX];
+	long port_owner;
 	rt_mutex lock;
 };
 
@@ -77,6 +84,13 @@ static inline struct alarm_ref *engine_ref(uint32_t chain, uint32_t alarm)
 static inline const struct control_alarm *engine_alarm(const struct alarm_ref *r)
 {
 	return &engine.spec->chains[r->chain].alarms[r->alarm];
+}
+
+/* Whether alarm a, armed in et, concerns et's thread (its tid<N> modifier, if any). */
+static inline bool engine_alarm_applies(const struct engine_thread *et,
+					const struct control_alarm *a)
+{
+	return !a->has_tid || a->tid == et->tid;
 }
 
 /* engine_state.c: arming, firing, advancing chains. Called with engine.lock held. */
@@ -104,6 +118,13 @@ void engine_image_mapped(const char *path, uint64_t start, uint64_t end, uint64_
 
 /* engine_log.c */
 void engine_log_event(const char *verb, const struct control_event_info *ev);
+
+/* engine_port.c: the interactive listener's port file goes with the process that wrote
+ * it, at any exit (TLS-free: also called on app threads). */
+void engine_remove_port_file(void);
+/* The JIT client's at_exit and app_dies hooks: the port file goes with the process. */
+void engine_process_ends(int status, void *arg);
+void engine_app_dies(struct jit_thread *t, int sig, void *arg);
 
 /* engine_external.c: timeout and interactive helper threads (created at start-up). */
 int engine_external_start(char *err, size_t errlen);

@@ -11,6 +11,12 @@ struct engine engine;
 
 static const uint64_t BUDGET_NONE = (uint64_t)1 << 62;
 
+/* The parser's bounds keep arming's sums from wrapping around (which would fire at once):
+ * a thread's count plus an icount, and the clock plus a timeout in nanoseconds. */
+_Static_assert(CONTROL_COUNT_MAX < (uint64_t)1 << 62, "icount bound too large");
+_Static_assert(CONTROL_TIMEOUT_MAX < ((uint64_t)1 << 62) / 1000000000ull,
+	       "timeout bound too large");
+
 uint64_t engine_now_ns(void)
 {
 	struct timespec ts = {0, 0};
@@ -151,7 +157,7 @@ void engine_match(struct engine_thread *et, struct alarm_ref *r, uint64_t pc, ui
 {
 	const struct control_alarm *a = engine_alarm(r);
 	struct engine_run *run = &et->runs[r->chain];
-	if (!run->active || run->alarm != r->alarm || (a->has_tid && a->tid != et->tid))
+	if (!run->active || run->alarm != r->alarm || !engine_alarm_applies(et, a))
 		return;
 	uint64_t seen = a->global ? ++r->global_matches : ++run->matches;
 	if (seen < a->count)
@@ -202,8 +208,9 @@ void engine_on_budget(const struct jit_callout *c)
 				due = counted > run->fire_at;
 			else if (a->type == CONTROL_ALARM_TIMEOUT)
 				due = engine_now_ns() >= run->deadline_ns;
-			else if (a->type == CONTROL_ALARM_INTERACTIVE)
-				due = engine.interactive_pending == (int)a->event + 1;
+			else if (a->type == CONTROL_ALARM_INTERACTIVE) /* not another tid's */
+				due = engine.interactive_pending == (int)a->event + 1 &&
+				      engine_alarm_applies(et, a);
 			if (!due)
 				break;
 			if (a->type == CONTROL_ALARM_INTERACTIVE)

@@ -27,7 +27,8 @@ static bool elf_open(const char *path, struct elf_file *f)
 		return false;
 	struct stat st;
 	long r = rt_syscall2(SYS_fstat, fd, (long)&st);
-	long map = r < 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)
+	/* Only a regular file has a size to check every table against. */
+	long map = r < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)
 		       ? -1
 		       : rt_mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, (int)fd, 0);
 	rt_close((int)fd);
@@ -37,7 +38,8 @@ static bool elf_open(const char *path, struct elf_file *f)
 	f->size = (uint64_t)st.st_size;
 	f->eh = (const Elf64_Ehdr *)f->data;
 	if (memcmp(f->eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    f->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    f->eh->e_ident[EI_CLASS] != ELFCLASS64 || f->eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    (f->eh->e_shnum && f->eh->e_shentsize != sizeof(Elf64_Shdr)) ||
 	    !in_file(f, f->eh->e_phoff, (uint64_t)f->eh->e_phnum * sizeof(Elf64_Phdr)) ||
 	    !in_file(f, f->eh->e_shoff, (uint64_t)f->eh->e_shnum * sizeof(Elf64_Shdr))) {
 		rt_munmap((void *)f->data, f->size);

@@ -222,8 +222,10 @@ struct jit_client {
 	void (*at_exit)(int status, void *arg);
 	/* The app is about to die of signal sig (its action is the default one, or a fault it
 	 * does not handle): the process ends by it once the hooks return, unless a hook ends
-	 * it first (a replayer reports a divergence). On the thread that caught it, possibly
-	 * inside a signal handler: TLS-free and async-signal-safe. */
+	 * it first (a replayer reports a divergence; hooks registered earlier have run). On
+	 * the thread that caught it, possibly inside a signal handler with the runtime's locks
+	 * in any state: raw system calls only, for what must not outlive the process (a file
+	 * to remove) or what must be said about it. */
 	void (*app_dies)(struct jit_thread *t, int sig, void *arg);
 	/* Whether a clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) may run now as it
 	 * does natively, in the parent's memory until it execs or exits. Such a child is no

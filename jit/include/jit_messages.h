@@ -13,7 +13,8 @@ void jit_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "<tool>: error: <message>" on one line, then exit status 1. */
 _Noreturn void jit_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Runs once before jit_fatal exits (the logger removes its unfinished pinball). */
+/* Runs once before jit_fatal exits (the logger removes its unfinished pinball, the
+ * controller its port file); up to four cleanups, run in the order given. */
 void jit_on_fatal(void (*cleanup)(void));
 
 #endif

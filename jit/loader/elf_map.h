@@ -1,4 +1,5 @@
-/* Mapping an ELF file's PT_LOAD segments into memory as the kernel's loader would. */
+/* Mapping an ELF file's PT_LOAD segments into memory as the kernel's loader would, after
+ * checking every structure the mapping reads against the file's size. */
 #ifndef LOADER_ELF_MAP_H
 #define LOADER_ELF_MAP_H
 
@@ -23,8 +24,14 @@ struct elf_image {
 	int segment_count;
 };
 
+/* What is wrong with an ELF header whose first `len` bytes are `head` (at most the
+ * header's size need be given), or NULL when it describes a 64-bit x86-64 executable or
+ * shared object. */
+const char *elf_header_problem(const void *head, size_t len);
+
 /* exec_prot: whether segments keep PROT_EXEC (false in checking mode). Returns 0, or -1
- * with a one-line reason in err. */
+ * with a one-line reason in err (what is wrong, without the path: the caller names the
+ * file). Nothing is mapped when the file is found malformed. */
 int elf_map(const char *path, bool exec_prot, struct elf_image *img, char *err, size_t errlen);
 
 #endif

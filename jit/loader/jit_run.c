@@ -140,9 +140,13 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	}
 	static struct elf_image exe, interp;
 	bool exec_prot = !o->check_native_exec;
-	if (elf_map(prog.elf_path, exec_prot, &exe, err, sizeof err) ||
-	    (exe.interp[0] && elf_map(exe.interp, exec_prot, &interp, err, sizeof err))) {
-		jit_message("error: %s", err);
+	if (elf_map(prog.elf_path, exec_prot, &exe, err, sizeof err)) {
+		jit_message("error: cannot run '%s': %s", prog.elf_path, err);
+		return 126;
+	}
+	if (exe.interp[0] && elf_map(exe.interp, exec_prot, &interp, err, sizeof err)) {
+		jit_message("error: cannot run '%s': its interpreter '%s': %s", prog.elf_path,
+			    exe.interp, err);
 		return 126;
 	}
 	bool dynamic = exe.interp[0] != '\0';

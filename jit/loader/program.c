@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_map.h"
+
 enum { MAX_SCRIPT_DEPTH = 4, SHEBANG_MAX = 256 };
 
 static const char *env_lookup(char *const *envp, const char *key)
@@ -81,15 +83,11 @@ static int inspect(const char *path, char *shebang, size_t shebang_len, char *er
 		snprintf(shebang, shebang_len, "%s", line);
 		return 0;
 	}
-	if (n < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(head, ELFMAG, SELFMAG) != 0)
+	if (n < SELFMAG || memcmp(head, ELFMAG, SELFMAG) != 0)
 		return fail(err, errlen, 126, path, "not an ELF executable or #! script");
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)head;
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return fail(err, errlen, 126, path, "32-bit ELF programs are not supported");
-	if (eh->e_machine != EM_X86_64)
-		return fail(err, errlen, 126, path, "not an x86-64 program");
-	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
-		return fail(err, errlen, 126, path, "not an executable ELF file");
+	const char *problem = elf_header_problem(head, (size_t)n);
+	if (problem)
+		return fail(err, errlen, 126, path, problem);
 	return 0;
 }
 

@@ -36,6 +36,12 @@ const char *parse_failure(const char *const *texts)
 	return err.message;
 }
 
+const struct control_alarm *only_alarm(const struct control_spec *spec)
+{
+	ck_assert_uint_eq(spec->chains[0].nalarms, 1);
+	return &spec->chains[0].alarms[0];
+}
+
 const char *parse_one_failure(const char *text)
 {
 	const char *texts[] = {text, NULL};

@@ -14,6 +14,8 @@ struct control_spec *parse_one(const char *text);
  * everything succeeds. Points into a static buffer. */
 const char *parse_failure(const char *const *texts);
 const char *parse_one_failure(const char *text);
+/* The single alarm of a one-alarm chain. */
+const struct control_alarm *only_alarm(const struct control_spec *spec);
 /* Canonical text of chain i, in a static buffer. */
 const char *chain_text(const struct control_spec *spec, size_t i);
 
@@ -22,6 +24,7 @@ Suite *control_examples_suite(void);
 Suite *control_print_suite(void);
 Suite *control_errors_suite(void);
 Suite *control_legacy_suite(void);
+Suite *control_bounds_suite(void);
 Suite *xed_names_suite(void);
 
 #endif

@@ -7,6 +7,7 @@ static const struct unit_suite controller_suites[] = {
     {"control_print", control_print_suite},
     {"control_errors", control_errors_suite},
     {"control_legacy", control_legacy_suite},
+    {"control_bounds", control_bounds_suite},
     {"xed_names", xed_names_suite},
     {NULL, NULL},
 };

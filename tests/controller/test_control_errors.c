@@ -22,10 +22,10 @@ static const struct {
     {"start:icount:12x", "-control: bad integer '12x' at column 14"},
     {"start:icount:-1", "-control: bad integer '-1' at column 14"},
     {"start:icount:18446744073709551616",
-     "-control: integer '18446744073709551616' out of range (at most 18446744073709551615) "
+     "-control: integer '18446744073709551616' out of range (at most 1000000000000000000) "
      "at column 14"},
     {"start:icount:0x10000000000000000",
-     "-control: integer '0x10000000000000000' out of range (at most 18446744073709551615) "
+     "-control: integer '0x10000000000000000' out of range (at most 1000000000000000000) "
      "at column 14"},
     {"start:icount:1:cout3", "-control: unknown modifier 'cout3' at column 16 (did you mean "
 			     "'count'?)"},
@@ -41,7 +41,7 @@ static const struct {
     {"start:icount:1:count", "-control: missing number after 'count' at column 21"},
     {"start:icount:1:tid", "-control: missing number after 'tid' at column 19"},
     {"start:icount:1:tid4294967296",
-     "-control: integer '4294967296' out of range (at most 4294967295) at column 19"},
+     "-control: integer '4294967296' out of range (at most 1023) at column 19"},
     {"start:icount:1:count2:count3", "-control: duplicate modifier 'count' at column 23"},
     {"start:icount:1:bcast:bcast", "-control: duplicate modifier 'bcast' at column 22"},
     {"start:icount:1:bcast,bcast", "-control: duplicate modifier 'bcast' at column 22"},

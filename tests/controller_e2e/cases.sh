@@ -180,6 +180,21 @@ timeout) # fires after the wall time from the moment the alarm is armed
 	[ "$counts" -gt 0 ] || expect "region holds instructions" ">0" "$counts"
 	echo "ok   $case: app ran $total_ms ms, region $counts instructions"
 	;;
+bounds) # the largest values accepted never wrap around into firing at once
+	run calls -control start:timeout:315360000
+	expect "timeout of ten years" "" "$events"
+	run calls -control start:icount:1000000000000000000
+	expect "icount 10^18" "" "$events"
+	run calls -control start:icount:1000,stop:icount:1000000000000000000:count1000000000000000000
+	expect "icount 10^18 armed late" "start:0@?" "$(sed -E 's/@[^ ]+/@?/g' <<<"$events")"
+	run calls -control uniform:1000000000000000000:1000000000000000000:1000000000000000000
+	expect "uniform at its bounds" "start:0@?" "$(sed -E 's/@[^ ]+/@?/g' <<<"$events")"
+	# One past them is refused before the app starts, naming the value and its column.
+	out=$("$logger" -log 0 -control stop:timeout:18446744073709551615 -- "$app" calls 2>&1)
+	expect "timeout 2^64-1: status" 2 "$?"
+	expect "timeout 2^64-1: message" \
+		"logger: -control: integer '18446744073709551615' out of range (at most 315360000) at column 14" "$out"
+	;;
 interactive) # events sent from another process through scripts/ctrl_client
 	client=$(dirname "$0")/../../scripts/ctrl_client
 	"$logger" -log 0 -icount -oicount "$work/icount" -controller_log "$work/log" \
