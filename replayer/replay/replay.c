@@ -179,13 +179,13 @@ static bool flags_live_at(uint64_t pc)
 }
 
 /* The next instruction count where the replay must stop between blocks: a recorded signal
- * delivery, or the region's end (UINT64_MAX when the region ends at the exit). */
+ * delivery, or the region's end (where a region that ends with the process exits). */
 static uint64_t next_stop(void)
 {
 	for (size_t i = rp.next; i < rp.in->nevents; i++)
 		if (rp.in->events[i].kind == PINBALL_EV_SIGNAL)
 			return rp.in->events[i].icount;
-	return rp.in->ends_at_exit ? UINT64_MAX : rp.in->end_icount;
+	return rp.in->end_icount;
 }
 
 /* counted: the thread's count including the block it is at (budgets count down from the
@@ -193,7 +193,7 @@ static uint64_t next_stop(void)
 static void arm_stop(struct jit_thread *t, uint64_t counted)
 {
 	uint64_t stop = next_stop();
-	uint64_t budget = stop == UINT64_MAX ? (uint64_t)1 << 62 : stop - counted;
+	uint64_t budget = stop > counted ? stop - counted : 0;
 	jit_thread_slot_set(t, rp.budget_slot, budget);
 }
 
@@ -216,6 +216,12 @@ static void end_check(const struct jit_callout *c)
 {
 	uint64_t icount = jit_callout_icount(c);
 	uint64_t stop = next_stop();
+	bool signal_due = rp.next < rp.in->nevents &&
+			  rp.in->events[rp.next].kind == PINBALL_EV_SIGNAL &&
+			  rp.in->events[rp.next].icount == stop;
+	if (rp.in->ends_at_exit && !signal_due)
+		diverged(c->thread, icount,
+			 "the recording exits at icount %lu; the replay went past it", stop);
 	if (icount != stop)
 		diverged(c->thread, icount, "the recording stops at icount %lu, inside a block",
 			 stop);
