@@ -72,6 +72,18 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	uint64_t retirements = fragment_retirements();
 	struct jit_callout c = {t, exit->target, exit->callout_arg, exit->block_remaining};
 	exit->callout(&c);
+	uint32_t limit = t->block_limit;
+	t->block_limit = 0;
+	if (limit && exit->is_budget && t->app_pc == exit->target) {
+		/* Only the block's first `limit` instructions run, from a translation of them
+		 * alone: the thread comes back at an exact count (jit_callout_limit_block). */
+		instrument_uncount(t, exit->target, exit->block_remaining, exit->budget_slots);
+		struct fragment *part = translate_block_limited(exit->target, limit);
+		if (!part)
+			jit_fatal("out of memory for translated code");
+		t->jump_target = (uint64_t)part->cache_pc;
+		return true;
+	}
 	if (t->app_pc != exit->target) {
 		/* the callout sent the thread elsewhere (a signal handler): the rest of the
 		 * block does not run */
@@ -128,6 +140,11 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 			    : exit.kind == EXIT_INDIRECT ? t->ibl_target
 							 : exit.target;
 		instrument_safe_point(t, jit_thread_icount(t) - before_syscall);
+	} else if (t->safe_point_pending && exit.kind == EXIT_CALLOUT) {
+		/* Before the callout's instruction, which has not run (nor have the rest of the
+		 * block's instructions counted at its start). */
+		t->app_pc = exit.target;
+		instrument_safe_point(t, jit_thread_icount(t) - exit.block_remaining);
 	}
 	switch (exit.kind) {
 	case EXIT_DIRECT:

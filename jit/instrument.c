@@ -9,6 +9,7 @@
 #include "flush.h"
 #include "messages.h"
 #include "rt_syscall.h"
+#include "runtime_lock.h"
 #include "thread_block.h"
 #include "threads.h"
 #include "world.h"
@@ -222,6 +223,27 @@ void jit_request_safe_point(struct jit_thread *t)
 {
 	t->safe_point_pending = true;
 	jit_flush_cache(); /* unlinks everything: the thread leaves at its block's end */
+}
+
+void jit_wait_unlocked(void (*wait)(void *arg), void *arg)
+{
+	runtime_unlock();
+	wait(arg);
+	runtime_lock();
+}
+
+bool jit_thread_in_syscall(const struct jit_thread *t, long *nr)
+{
+	long n = __atomic_load_n(&t->syscall_in_progress, __ATOMIC_ACQUIRE);
+	if (n < 0)
+		return false;
+	*nr = n;
+	return true;
+}
+
+void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns)
+{
+	c->thread->block_limit = insns ? insns : 1;
 }
 
 /* A vfork child is no thread of the process the clients watch (instrument.h): none of

@@ -92,6 +92,22 @@ static void child_state(struct jit_thread *c, struct jit_thread *t, unsigned lon
 	c->parent = t;
 }
 
+/* Starts thread block c (its state set) as a new kernel thread of the app: clients see it
+ * start, it enters the cache at c->app_pc. The kernel's result (the child's tid). */
+static long start_thread(struct jit_thread *c, unsigned long flags, long parent_tid,
+			 long child_tid)
+{
+	instrument_thread_start(c, c->app_pc);
+	c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
+	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
+	long r = jit_clone_thread(real, c, (int *)parent_tid, (int *)child_tid);
+	if (r < 0)
+		threads_exiting(c);
+	else
+		c->os_tid = (int32_t)r; /* known here before the child sets it itself */
+	return r;
+}
+
 /* A new app thread: its own thread block and runtime stack. */
 static long app_clone_thread(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
 			     long child_tid, long tls)
@@ -102,15 +118,36 @@ static long app_clone_thread(struct jit_thread *t, unsigned long flags, long sta
 	if (!c)
 		return -ENOMEM;
 	child_state(c, t, flags, stack, tls);
-	instrument_thread_start(c, c->app_pc);
-	c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
-	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
-	long r = jit_clone_thread(real, c, (int *)parent_tid, (int *)child_tid);
-	if (r < 0)
-		threads_exiting(c);
-	else
-		c->os_tid = (int32_t)r; /* known here before the child sets it itself */
-	return r;
+	return start_thread(c, flags, parent_tid, child_tid);
+}
+
+long jit_app_clone_thread(struct jit_thread *t, unsigned long flags, uint64_t stack, uint64_t tls)
+{
+	const unsigned long tid_writes =
+	    CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_PIDFD;
+	return app_clone_thread(t, (flags & ~tid_writes) | CLONE_VM | CLONE_THREAD, (long)stack,
+				0, 0, (long)tls);
+}
+
+struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_regs *r,
+				    const uint8_t *xsave, size_t xsave_len)
+{
+	bool locked = !runtime_lock_held();
+	if (locked)
+		runtime_lock();
+	struct jit_thread *c = thread_create();
+	if (c) {
+		jit_thread_set_regs(c, r);
+		jit_thread_set_xsave(c, xsave, xsave_len);
+		c->parent = self;
+		const unsigned long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+					    CLONE_THREAD | CLONE_SYSVSEM;
+		if (start_thread(c, flags, 0, 0) < 0)
+			c = NULL;
+	}
+	if (locked)
+		runtime_unlock();
+	return c;
 }
 
 /* The child side of jit_clone_thread, on the child's runtime stack with %gs set. */
@@ -393,14 +430,18 @@ void syscall_dispatch(struct jit_thread *t)
 	if (nr != SYS_rt_sigreturn && instrument_syscall_pre(t, nr, args)) {
 		result = (long)t->gpr[JIT_GPR_RAX];
 	} else {
+		t->syscall_in_progress = nr;
 		result = dispatch(t, nr, args);
-		if (nr == SYS_rt_sigreturn)
+		if (nr == SYS_rt_sigreturn) {
+			t->syscall_in_progress = -1;
 			return; /* every register is the interrupted code's again */
+		}
 		if (result == -EFAULT && instrument_syscall_efault(t, nr, args))
 			result = dispatch(t, nr, args);
 		bool restart = result == -EINTR && signals_restart_syscall(t, nr);
 		/* Clients see a restart as the kernel's internal ERESTARTSYS. */
 		instrument_syscall_post(t, nr, args, restart ? -JIT_ERESTARTSYS : result);
+		t->syscall_in_progress = -1;
 		if (restart) {
 			/* as the kernel restarts: back to the syscall instruction, number in rax */
 			t->app_pc -= 2;

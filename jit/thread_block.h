@@ -95,7 +95,12 @@ struct jit_thread {
 	int vfork_child;
 	struct app_signal_state *own_signals; /* a vfork child's own signal actions */
 	void *exec_argv;		      /* a vfork child's execve arguments, to free */
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 144];
+	/* The syscall the thread has handed to the kernel (or whose return waits for the
+	 * runtime lock), -1 when none: its registers are those at the syscall. */
+	long syscall_in_progress;
+	/* A client asked for the next block to stop after this many instructions (0: no). */
+	uint32_t block_limit;
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 160];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

@@ -99,6 +99,7 @@ static struct jit_thread *block_new(void)
 	t->use_fsgsbase = use_fsgsbase;
 	t->use_xsaveopt = use_xsaveopt;
 	t->os_tid = (int32_t)rt_gettid();
+	t->syscall_in_progress = -1;
 	threads_init_xsave(t->xsave_area);
 	return t;
 }

@@ -556,6 +556,9 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 
 /* Decodes the block at pc into `block`. Returns the exit kind to emit instead when not a
  * single instruction could be decoded, or EXIT_DIRECT when the block is usable. */
+/* The most instructions the next decoded block may hold (translate_block_limited). */
+static size_t decode_limit = BLOCK_MAX_INSNS;
+
 static enum exit_kind decode_block(uint64_t pc)
 {
 	size_t avail = fetch_code(pc);
@@ -565,7 +568,7 @@ static enum exit_kind decode_block(uint64_t pc)
 	block.counter_count = 0;
 	block.budget_count = 0;
 	block.table_counter = (struct block_table_counter){-1, -1, 0};
-	while (block.length < BLOCK_MAX_INSNS && off < avail) {
+	while (block.length < decode_limit && off < avail) {
 		struct block_insn *bi = &block.insns[block.length];
 		if (ZYAN_FAILED(ZydisDecoderDecodeFull(&decoder, fetch_buf + off, avail - off,
 						       &bi->insn, bi->ops))) {
@@ -742,5 +745,13 @@ struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude
 	instrument_exclude_first(exclude, n);
 	struct fragment *f = translate(app_pc, false);
 	instrument_exclude_first(NULL, 0);
+	return f;
+}
+
+struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns)
+{
+	decode_limit = max_insns < BLOCK_MAX_INSNS ? max_insns : BLOCK_MAX_INSNS;
+	struct fragment *f = translate(app_pc, false);
+	decode_limit = BLOCK_MAX_INSNS;
 	return f;
 }

@@ -16,6 +16,9 @@ struct fragment *translate_block(uint64_t app_pc);
  * instruction whose argument is in `exclude` (they already ran for this execution). */
 struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude, uint32_t n);
 
+/* A once-only translation of at most max_insns instructions from app_pc. */
+struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns);
+
 /* The app changed its memory map: forget which pages were found readable. */
 void translate_forget_readable_pages(void);
 

@@ -151,9 +151,42 @@ size_t jit_xsave_size(void);
  * basic block (or is in a syscall) and stays stopped until this thread returns to the app. */
 void jit_stop_the_world(const struct jit_thread *self);
 
-/* Asks t to stop at the end of its current block; the clients' safe_point hooks then run
- * on t before it goes on. (From a callout or hook running on t.) */
+/* Asks t to stop at the end of its current block (or before a callout it is about to run);
+ * the clients' safe_point hooks then run on t before it goes on. From a callout or hook
+ * running on t; or, for any thread, from the thread that stopped the world, before it
+ * lets the others go on. */
 void jit_request_safe_point(struct jit_thread *t);
+
+/* Runs wait(arg) with the runtime's lock released, from a callout or hook that must wait
+ * for another app thread (a recorder's or a replayer's schedule): the other thread may need
+ * the lock meanwhile. The waiting thread counts as stopped for jit_stop_the_world. */
+void jit_wait_unlocked(void (*wait)(void *arg), void *arg);
+
+/* Whether t has handed syscall *nr to the kernel and its clients have not seen it return
+ * (t is blocked in it, or its result waits for the runtime's lock): t's registers are
+ * those of the syscall instruction (JIT_GPR_RAX: the number). For another thread while
+ * the world is stopped. */
+bool jit_thread_in_syscall(const struct jit_thread *t, long *nr);
+
+/* From a budget check's callout (jit_insert_budget_check): only the block's first `insns`
+ * instructions run, from a translation of them alone, and the thread comes back to its
+ * budget checks at the next one, so that it can stop at an exact instruction count (a
+ * REP string instruction among them still runs all its iterations). */
+void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
+
+/* Replays. A thread as clone(flags | CLONE_VM | CLONE_THREAD) would make it for t, without
+ * the kernel's writes of the child's tid (CLONE_PARENT_SETTID, CLONE_CHILD_SETTID,
+ * CLONE_CHILD_CLEARTID, CLONE_PIDFD: the replayer applies the recorded ones): the child
+ * starts after t's syscall with rax 0, on `stack` (0: t's) and with %fs base `tls` under
+ * CLONE_SETTLS. The clients' thread_start hooks run on t first. Returns the kernel's
+ * result (the child's real tid, or -errno). From t's syscall_pre hook. */
+long jit_app_clone_thread(struct jit_thread *t, unsigned long flags, uint64_t stack, uint64_t tls);
+
+/* Replays. A new app thread in state r with that xsave image, as it was at a region's
+ * start: the clients' thread_start hooks run (on self) before it enters the cache. NULL
+ * when it cannot be made. From a hook or callout running on self. */
+struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_regs *r,
+				    const uint8_t *xsave, size_t xsave_len);
 void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value);
 uint64_t jit_thread_slot_get(const struct jit_thread *t, int slot);
 
@@ -210,8 +243,8 @@ struct jit_client {
 	 * boundary (info: the kernel's siginfo; old_mask: the mask the frame saves). */
 	void (*signal_delivery)(struct jit_thread *t, int sig, const void *info,
 				const struct jit_sigaction *act, uint64_t old_mask, void *arg);
-	/* At the block boundary after jit_request_safe_point. icount: the instructions the
-	 * thread has executed there (exact). */
+	/* At the block boundary (or before the callout) after jit_request_safe_point. icount:
+	 * the instructions the thread has executed there (exact). */
 	void (*safe_point)(struct jit_thread *t, uint64_t icount, void *arg);
 	/* The thread left its current block before the instruction at pc (a callout sent it
 	 * elsewhere or into a fresh translation): the instructions from pc to the block's
