@@ -209,6 +209,13 @@ Pinball__Thread *thread_to_pb(const struct pinball_thread *t, struct arena *a)
 	pt->icount = t->icount;
 	pt->signal_mask = t->signal_mask;
 	pt->regs = pr;
+	if (t->in_syscall) {
+		Pinball__InSyscall *in = NEW(a, Pinball__InSyscall, pinball__in_syscall__init);
+		if (!in)
+			return NULL;
+		in->nr = t->syscall_nr;
+		pt->in_syscall = in;
+	}
 	pr->n_gpr = PINBALL_GPR_COUNT;
 	pr->gpr = (uint64_t *)t->regs.gpr;
 	pr->rip = t->regs.rip;
@@ -235,6 +242,8 @@ const char *thread_from_pb(const Pinball__Thread *pt, struct pinball_thread *t)
 	t->regs.gs_base = pr->gs_base;
 	t->regs.xsave = pr->xsave.data;
 	t->regs.xsave_len = pr->xsave.len;
+	t->in_syscall = pt->in_syscall != NULL;
+	t->syscall_nr = pt->in_syscall ? pt->in_syscall->nr : 0;
 	return NULL;
 }
 

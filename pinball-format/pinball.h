@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 2
+#define PINBALL_FORMAT_MINOR 3
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16
@@ -120,6 +120,11 @@ struct pinball_thread {
 	uint64_t icount;
 	struct pinball_regs regs;
 	uint64_t signal_mask; /* blocked signals, bit signo-1 */
+	/* Inside syscall syscall_nr (format 1.3): at region start, its return is the thread's
+	 * first event; at region end, its return is after the region. Registers: those the
+	 * syscall instruction leaves (rip after it, rax the number). */
+	bool in_syscall;
+	uint64_t syscall_nr;
 };
 
 struct pinball_map_entry {
@@ -224,6 +229,8 @@ int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t pr
 int pinball_writer_add_event(struct pinball_writer *w, uint32_t tid, const struct pinball_event *e);
 int pinball_writer_add_slice(struct pinball_writer *w, const struct pinball_slice *s);
 int pinball_writer_add_end(struct pinball_writer *w, const struct pinball_thread *t);
+/* The controller events the logger ignored during the region (P.meta, format 1.3). */
+void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count);
 /* Flushes, syncs and renames every part into place; P.meta (with `stop`) comes last. */
 int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *stop);
 const char *pinball_writer_error(const struct pinball_writer *w);
@@ -253,6 +260,7 @@ const uint8_t *pinball_reader_id(const struct pinball_reader *r);
 const struct pinball_header *pinball_reader_header(const struct pinball_reader *r);
 const struct pinball_cause *pinball_reader_region_stop(const struct pinball_reader *r);
 const struct pinball_summary *pinball_reader_summary(const struct pinball_reader *r);
+uint64_t pinball_reader_ignored_events(const struct pinball_reader *r);
 size_t pinball_reader_part_count(const struct pinball_reader *r);
 const struct pinball_part_info *pinball_reader_part(const struct pinball_reader *r, size_t i);
 /* The tids that have an events part, in P.meta's order; returns how many. */

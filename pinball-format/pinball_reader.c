@@ -173,6 +173,10 @@ const struct pinball_summary *pinball_reader_summary(const struct pinball_reader
 {
 	return &r->summary;
 }
+uint64_t pinball_reader_ignored_events(const struct pinball_reader *r)
+{
+	return r->meta->ignored_events;
+}
 size_t pinball_reader_part_count(const struct pinball_reader *r)
 {
 	return r->nparts;

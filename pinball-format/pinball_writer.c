@@ -32,6 +32,7 @@ struct pinball_writer {
 	uint64_t zero_addr, zero_count;
 	uint32_t zero_prot;
 	struct pinball_summary sum;
+	uint64_t ignored_events;
 	bool failed, finished;
 	char err[PINBALL_ERR_MAX];
 };
@@ -290,6 +291,7 @@ static int write_meta(struct pinball_writer *w, struct part_writer *meta,
 	static const struct pinball_cause no_cause;
 	m.region_stop = cause_to_pb(stop ? stop : &no_cause, &w->arena);
 	m.summary = summary_to_pb(&w->sum, &w->arena);
+	m.ignored_events = w->ignored_events;
 	int r = -1;
 	if (!infos || !m.header || !m.region_stop || !m.summary) {
 		fail(w, "out of memory");
@@ -385,4 +387,9 @@ void pinball_writer_free(struct pinball_writer *w)
 	arena_destroy(&w->arena);
 	free(w->base);
 	free(w);
+}
+
+void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count)
+{
+	w->ignored_events = count;
 }

@@ -71,9 +71,12 @@ static void print_thread(const char *part, const struct pinball_thread *t)
 	for (int i = 0; i < PINBALL_GPR_COUNT; i++)
 		printf(" %s=0x%" PRIx64, names[i], t->regs.gpr[i]);
 	printf(" rip=0x%" PRIx64 " rflags=0x%" PRIx64 " fs_base=0x%" PRIx64 " gs_base=0x%" PRIx64
-	       " xsave_bytes=%zu xsave_hash=%016" PRIx64 " signal_mask=0x%" PRIx64 "\n",
+	       " xsave_bytes=%zu xsave_hash=%016" PRIx64 " signal_mask=0x%" PRIx64,
 	       t->regs.rip, t->regs.rflags, t->regs.fs_base, t->regs.gs_base, t->regs.xsave_len,
 	       fnv1a(t->regs.xsave, t->regs.xsave_len), t->signal_mask);
+	if (t->in_syscall)
+		printf(" in_syscall=%" PRIu64, t->syscall_nr);
+	printf("\n");
 }
 
 static void print_event(const char *part, const struct pinball_event *e)

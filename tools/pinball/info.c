@@ -62,6 +62,8 @@ int cmd_info(struct pinball_reader *r, const char *basename)
 	       h->nsigactions, h->sigstack.flags & SS_DISABLE ? "none" : "set");
 	printf("  %-13s %" PRIu64 " in %" PRIu64 " schedule slices\n", "instructions",
 	       s->instructions, s->slices);
+	printf("  %-13s %" PRIu64 " controller events ignored by the logger (region transitions)\n",
+	       "ignored", pinball_reader_ignored_events(r));
 	printf("  %-13s %" PRIu64 " syscalls, %" PRIu64 " non-deterministic instructions, %" PRIu64
 	       " signals, %" PRIu64 " thread creations/exits\n",
 	       "events", s->syscalls, s->nondet_insns, s->signals, s->thread_events);
