@@ -114,6 +114,14 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 
 static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec);
 
+static void unlink_block_at(struct jit_thread *t, uint64_t cache_pc)
+{
+	struct fragment *f = fragment_at_cache_pc(cache_pc);
+	if (f)
+		fragment_unlink(f);
+	thread_clear_ibl(t);
+}
+
 void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* In the runtime counts as stopped for world_stop: from here on the thread can only
@@ -167,8 +175,22 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		next = t->app_pc;
 		break;
 	case EXIT_CALLOUT:
-		if (run_callout(t, &exit, &next))
+		if (exit.is_budget && signals_pending(t)) {
+			/* A block start: the signal's handler runs first, and the block does not
+			 * (it is counted again when it runs). */
+			instrument_uncount(t, exit.target, exit.block_remaining, exit.budget_slots);
+			t->app_pc = exit.target;
+			signals_deliver_pending(t);
+			next = t->app_pc;
+			break;
+		}
+		if (run_callout(t, &exit, &next)) {
+			/* A signal that came meanwhile (while the callout waited, say) is delivered
+			 * where the block ends: the block must end in the dispatcher. */
+			if (signals_pending(t))
+				unlink_block_at(t, t->jump_target);
 			return;
+		}
 		break;
 	case EXIT_UNSUPPORTED:
 		jit_fatal("the app ran an instruction the runtime does not support yet at 0x%lx",

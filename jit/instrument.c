@@ -128,7 +128,9 @@ static bool read_once(void *dst, uint64_t addr, size_t len)
 {
 	struct iovec local = {dst, len};
 	struct iovec remote = {(void *)addr, len};
-	return rt_syscall6(SYS_process_vm_readv, rt_getpid(), (long)&local, 1, (long)&remote, 1,
+	/* By thread id: the process's first thread may have exited (its pid then names a
+	 * zombie without memory). */
+	return rt_syscall6(SYS_process_vm_readv, rt_gettid(), (long)&local, 1, (long)&remote, 1,
 			   0) == (long)len;
 }
 
@@ -437,7 +439,6 @@ void instrument_at_exit(int status)
 			clients[i]->at_exit(status, clients[i]->arg);
 }
 
-
 /* Shifts and rotates by a count that may be zero leave the flags untouched then: they may
  * not be counted as writing them. */
 static bool writes_flags_conditionally(const struct block_insn *bi)
@@ -518,4 +519,9 @@ struct jit_thread *jit_thread_at(size_t index)
 uint32_t jit_thread_id(const struct jit_thread *t)
 {
 	return t->tid;
+}
+
+size_t jit_thread_live_count(void)
+{
+	return threads_live();
 }

@@ -56,13 +56,13 @@ static bool write_app(uint64_t addr, const void *src, size_t len)
 {
 	struct iovec local = {(void *)src, len};
 	struct iovec remote = {(void *)addr, len};
-	if (rt_syscall6(SYS_process_vm_writev, rt_getpid(), (long)&local, 1, (long)&remote, 1, 0) ==
+	if (rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1, 0) ==
 	    (long)len)
 		return true;
 	/* a page withheld by a client (first-touch recording): ask for it and retry */
 	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
 		jit_grant_access(page);
-	return rt_syscall6(SYS_process_vm_writev, rt_getpid(), (long)&local, 1, (long)&remote, 1,
+	return rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1,
 			   0) == (long)len;
 }
 

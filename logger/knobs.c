@@ -16,6 +16,13 @@ static const struct knob logger_knobs[] = {
     KNOB("-log:basename", KNOB_STRING, basename, "B", "region k is written as pinball B.k"),
     KNOB("-log:fat", KNOB_BOOL, fat, NULL,
 	 "1: every mapped page at region start; 0: those the region touches"),
+    {.name = "-log:slice",
+     .kind = KNOB_UINT,
+     .offset = offsetof(struct logger_knobs, slice),
+     .value = "N",
+     .help = "in a region, a thread runs N instructions before another waiting thread "
+	     "gets its turn (default 100000)",
+     .max = 1ull << 40},
     KNOB("-jit:check_native_exec", KNOB_BOOL, check_native_exec, NULL,
 	 "keep app code non-executable, so any escape from the cache faults"),
     KNOB("-jit:selftest_escape", KNOB_BOOL, selftest_escape, NULL,

@@ -11,6 +11,7 @@ struct logger_knobs {
 	bool log;		 /* -log 0|1: record a pinball (default 1) */
 	const char *basename;	 /* -log:basename B: region k goes to B.k (default pinball/log) */
 	bool fat;		 /* -log:fat 1: every mapped page at region start */
+	uint64_t slice;		 /* -log:slice N: a thread's time slice in a region (0: default) */
 	bool check_native_exec;	 /* -jit:check_native_exec */
 	uint64_t stress_stop_ms; /* -jit:stress_stop_ms N (0: off) */
 	bool selftest_escape;	 /* -jit:selftest_escape */

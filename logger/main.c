@@ -88,6 +88,7 @@ static int start_recording(const struct logger_knobs *k, int app_argc, char **ap
 	static struct recorder_options options;
 	options.basename = k->basename;
 	options.fat = k->fat;
+	options.slice = k->slice;
 	options.stdout_file = file_id_of(1);
 	options.stderr_file = file_id_of(2);
 	recorder_start(&options);

@@ -48,7 +48,9 @@ static void write_record(struct writer_state *s, const struct record *r)
 		return;
 	}
 	if (r->kind == REC_FINISH) {
-		if (s->w && !s->error[0] && pinball_writer_finish(s->w, &r->u.finish))
+		if (s->w)
+			pinball_writer_set_ignored_events(s->w, r->u.finish.ignored_events);
+		if (s->w && !s->error[0] && pinball_writer_finish(s->w, &r->u.finish.cause))
 			fail(s, pinball_writer_error(s->w));
 		if (!s->w)
 			fail(s, "no pinball was started");

@@ -282,5 +282,7 @@ void jit_register_client(const struct jit_client *c);
 size_t jit_thread_count(void);
 struct jit_thread *jit_thread_at(size_t index);
 uint32_t jit_thread_id(const struct jit_thread *t);
+/* Threads started and not exited (an exit of the last one ends the process). */
+size_t jit_thread_live_count(void);
 
 #endif

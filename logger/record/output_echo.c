@@ -44,7 +44,7 @@ static void add_to_offset(long ptr, int64_t off, long moved)
 		return;
 	off += moved;
 	struct iovec local = {&off, sizeof off}, remote = {(void *)ptr, sizeof off};
-	rt_syscall6(SYS_process_vm_writev, rt_getpid(), (long)&local, 1, (long)&remote, 1, 0);
+	rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1, 0);
 }
 
 static bool file_type(long fd, unsigned type)

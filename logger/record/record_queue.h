@@ -48,7 +48,10 @@ struct record {
 			struct pinball_event ev;
 		} event;
 		struct pinball_slice slice;
-		struct pinball_cause finish;
+		struct {
+			struct pinball_cause cause;
+			uint64_t ignored_events;
+		} finish;
 	} u;
 	_Alignas(16) uint8_t data[]; /* what the pointers above point at */
 };

@@ -12,7 +12,11 @@ struct recorder_options {
 	const char *basename; /* region k goes to <basename>.k */
 	bool fat;	      /* every mapped page at region start, not only those touched */
 	struct file_id stdout_file, stderr_file; /* the logger's own, for the replay's echo */
+	uint64_t slice; /* instructions a thread runs before it passes the baton on (0: default) */
 };
+
+/* The time slice of a region's threads when none is given (-log:slice). */
+#define RECORDER_DEFAULT_SLICE 100000
 
 /* Registers the recorder with the JIT (before the app starts). The writer thread must be
  * running. */

@@ -1,0 +1,58 @@
+#include "baton.h"
+
+#include "rt_syscall.h"
+
+/* Tickets: a waiter takes `next`; the holder's ticket is `serving`, the futex word the
+ * waiters sleep on. `generation` changes whenever a region starts or ends, so that a
+ * waiter of a region that is over never takes the baton of the next one. */
+static struct {
+	int serving;
+	unsigned next;
+	unsigned generation;
+	bool enabled;
+} b;
+
+void baton_enable(void)
+{
+	__atomic_add_fetch(&b.generation, 1, __ATOMIC_SEQ_CST);
+	unsigned mine = __atomic_fetch_add(&b.next, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b.serving, (int)mine, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b.enabled, true, __ATOMIC_SEQ_CST);
+}
+
+void baton_disable(void)
+{
+	__atomic_store_n(&b.enabled, false, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&b.generation, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&b.serving, 1, __ATOMIC_SEQ_CST);
+	rt_futex_wake(&b.serving, 1 << 30);
+}
+
+bool baton_acquire(void)
+{
+	unsigned generation = __atomic_load_n(&b.generation, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&b.enabled, __ATOMIC_SEQ_CST))
+		return false;
+	int ticket = (int)__atomic_fetch_add(&b.next, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		int serving = __atomic_load_n(&b.serving, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&b.generation, __ATOMIC_SEQ_CST) != generation)
+			return false;
+		if (serving == ticket)
+			return true;
+		rt_futex_wait(&b.serving, serving);
+	}
+}
+
+void baton_release(void)
+{
+	__atomic_add_fetch(&b.serving, 1, __ATOMIC_SEQ_CST);
+	rt_futex_wake(&b.serving, 1 << 30);
+}
+
+bool baton_wanted(void)
+{
+	return __atomic_load_n(&b.next, __ATOMIC_SEQ_CST) -
+		   (unsigned)__atomic_load_n(&b.serving, __ATOMIC_SEQ_CST) >
+	       1;
+}

@@ -1,0 +1,80 @@
+/* Inside the recorder: the region's state, shared by its files. App threads, TLS-free. */
+#ifndef LOGGER_RECORDER_INTERNAL_H
+#define LOGGER_RECORDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "instrument.h"
+#include "record_queue.h"
+
+/* OUT -> TO_IN -> IN -> TO_OUT -> OUT: the seed's global region and its transitions. */
+enum region_state { OUT, TO_IN, IN, TO_OUT };
+
+enum { PAGE = 4096 };
+
+struct recorder_state {
+	const char *basename;
+	bool fat;
+	uint64_t slice; /* instructions a thread runs before it passes the baton on */
+	enum region_state state;
+	bool disabled;		    /* a forked child: it does not write its parent's pinballs */
+	uint32_t region;	    /* index of the current or next region */
+	uint64_t ignored_events;    /* in the current region */
+	struct pinball_cause cause; /* what asked for the pending transition */
+	char cause_text[256];
+	char path[4096];
+	bool unmodelled_seen[512]; /* syscalls warned about */
+};
+extern struct recorder_state rec;
+
+/* Whether the region records now (a transition to OUT still finishes its block in it). */
+static inline bool recording(void)
+{
+	return (rec.state == IN || rec.state == TO_OUT) && !rec.disabled;
+}
+
+struct record *must_new(enum record_kind kind, size_t extra);
+
+/* record_events.c: what a region records of each thread's system calls and signals. */
+void record_syscall(struct jit_thread *t, long nr, const long args[6], long result);
+/* A copy inside the kernel to the logger's stdout or stderr, made by the recorder itself to
+ * keep its bytes; false when nr is no such copy. */
+bool record_echoed_copy(struct jit_thread *t, long nr, const long args[6]);
+/* A syscall whose effects cannot be recorded fails with ENOSYS, recorded. */
+void record_refused(struct jit_thread *t, long nr, const long args[6]);
+/* The thread's exit (SYS_exit): the kernel clears its clear_child_tid word. */
+void record_thread_exit(struct jit_thread *t, const long args[6], uint64_t clear_child_tid);
+void record_thread_create(struct jit_thread *parent, uint32_t child_tid, uint64_t flags);
+/* Prepares the memory the kernel will use for nr (first-touch: the pages it needs). */
+void prepare_memory(long nr, const long args[6]);
+
+/* region_threads.c: the threads of a region, their start and end states, the baton. */
+void region_threads_setup(void);
+void region_thread_new(struct jit_thread *t);
+/* The stopper, world stopped: the region begins or ends with every thread (at the
+ * stopper's absolute instruction count). */
+void region_threads_begin(struct jit_thread *self, uint64_t icount);
+void region_threads_end(struct jit_thread *self, uint64_t icount);
+/* Whether t was made by a clone inside the current region (else it was there at its
+ * start, perhaps made by a clone that the region's start caught in the kernel). */
+bool region_thread_born(const struct jit_thread *t);
+/* The thread's region-relative instruction count. */
+uint64_t region_icount(const struct jit_thread *t);
+uint64_t region_callout_icount(const struct jit_callout *c);
+/* Hooks: a thread at a safe point, before and after a syscall, exiting. */
+void region_thread_safe_point(struct jit_thread *t, uint64_t icount);
+void region_thread_syscall_enter(struct jit_thread *t);
+/* After the syscall, before its event is recorded: true when the thread's region starts
+ * here (its return is its first event). */
+bool region_thread_syscall_return(struct jit_thread *t, long nr);
+/* After the syscall's event: the thread waits for the baton. */
+void region_thread_resume(struct jit_thread *t, long result);
+void region_thread_exits(struct jit_thread *t);
+/* A time-slice check at every block start, while the region records. */
+void region_instrument_block(struct jit_block *b);
+/* The clear_child_tid address of a thread (clone, set_tid_address). */
+void region_thread_set_clear_tid(struct jit_thread *t, uint64_t addr);
+uint64_t region_thread_clear_tid(const struct jit_thread *t);
+
+#endif

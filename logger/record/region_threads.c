@@ -1,0 +1,365 @@
+/* The threads of a recorded region: each one's start and end state, its region-relative
+ * instruction count, and the baton that lets one of them run at a time, with the schedule
+ * of slices it makes (DESIGN.md "Logger"; docs/architecture.md "Multithreaded regions").
+ *
+ * A region starts and ends with the world stopped (the seed's four-step transition). At a
+ * start, the thread that caught the event records its state at once and holds the baton;
+ * every other thread records its own state at its next safe point (it is stopped at a block
+ * boundary, nothing runs in between), or, when it is inside a system call, when the call
+ * returns (the return is its first event), and then waits for the baton. At an end, the
+ * stopper records every thread's state: none of them can be running app code, as only the
+ * baton's holder does, and each waiter noted where it waits. App threads, TLS-free. */
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "baton.h"
+#include "first_touch.h"
+#include "jit_messages.h"
+#include "recorder_internal.h"
+#include "rt_alloc.h"
+
+/* Where a thread that does not hold the baton stopped. */
+enum waiting {
+	RUNNING,       /* not waiting (it holds the baton, or is in the kernel) */
+	AT_BOUNDARY,   /* before an instruction (a block start, a safe point) */
+	AFTER_SYSCALL, /* its syscall returned `wait_result` */
+};
+
+struct rec_thread {
+	uint32_t region;       /* the region the flags below are about */
+	bool born;	       /* made by a clone inside that region */
+	bool started;	       /* its start state is recorded (or it was born in the region) */
+	bool ended;	       /* its end state is recorded */
+	bool holds;	       /* the baton */
+	bool gone;	       /* exited */
+	uint64_t start_icount; /* its instruction count at its region start */
+	uint64_t slice_start;  /* region-relative count where its current slice began */
+	enum waiting waits;
+	uint64_t wait_icount; /* region-relative */
+	long wait_result;
+	uint64_t clear_tid; /* the word the kernel zeroes at its exit */
+};
+
+static int state_slot = -1, budget_slot = -1;
+
+static struct rec_thread *state_of(const struct jit_thread *t)
+{
+	return (struct rec_thread *)jit_thread_slot_get(t, state_slot);
+}
+
+/* Whether t takes part in the current region. */
+static struct rec_thread *in_region(const struct jit_thread *t)
+{
+	struct rec_thread *st = state_of(t);
+	return st && !st->gone && st->region == rec.region ? st : NULL;
+}
+
+void region_threads_setup(void)
+{
+	state_slot = jit_thread_slot_reserve();
+	budget_slot = jit_thread_slot_reserve();
+	if (state_slot < 0 || budget_slot < 0)
+		jit_fatal("no per-thread slot left for the recorder");
+}
+
+void region_thread_new(struct jit_thread *t)
+{
+	struct rec_thread *st = rt_calloc(1, sizeof *st);
+	if (!st)
+		jit_fatal("out of memory while recording");
+	jit_thread_slot_set(t, state_slot, (uint64_t)st);
+	if (rec.state == IN && !rec.disabled) {
+		/* Born in the region: from its first instruction, which waits for the baton. */
+		st->region = rec.region;
+		st->born = true;
+		st->started = true;
+		/* It runs nothing before it has the baton: were the region to end before its
+		 * first block, that is its end state. */
+		st->waits = AT_BOUNDARY;
+		st->start_icount = jit_thread_icount(t);
+	}
+	jit_thread_slot_set(t, budget_slot, 0);
+}
+
+bool region_thread_born(const struct jit_thread *t)
+{
+	struct rec_thread *st = in_region(t);
+	return st && st->born;
+}
+
+uint64_t region_icount(const struct jit_thread *t)
+{
+	return jit_thread_icount(t) - state_of(t)->start_icount;
+}
+
+uint64_t region_callout_icount(const struct jit_callout *c)
+{
+	return jit_callout_icount(c) - state_of(c->thread)->start_icount;
+}
+
+void region_thread_set_clear_tid(struct jit_thread *t, uint64_t addr)
+{
+	state_of(t)->clear_tid = addr;
+}
+
+uint64_t region_thread_clear_tid(const struct jit_thread *t)
+{
+	return state_of(t)->clear_tid;
+}
+
+/* ---- start and end states ---- */
+
+/* How a thread's recorded registers differ from those in its thread block. */
+struct state_note {
+	bool in_syscall; /* inside syscall nr (P.threads / P.end in_syscall) */
+	long nr;
+	bool after_syscall; /* the syscall returned: rax, and what the instruction sets */
+	long result;
+};
+
+static void record_state(enum record_kind kind, struct jit_thread *t, uint64_t icount,
+			 const struct state_note *note)
+{
+	size_t xlen;
+	const uint8_t *xsave = jit_thread_xsave(t, &xlen);
+	struct record *r = must_new(kind, xlen);
+	struct jit_regs regs;
+	jit_thread_get_regs(t, &regs);
+	if (note->after_syscall)
+		regs.gpr[JIT_GPR_RAX] = (uint64_t)note->result;
+	if (note->after_syscall || (note->in_syscall && kind == REC_THREAD)) {
+		regs.gpr[JIT_GPR_RCX] = regs.rip; /* what the syscall instruction leaves */
+		regs.gpr[JIT_GPR_R11] = regs.rflags;
+	}
+	memcpy(r->data, xsave, xlen);
+	r->u.thread = (struct pinball_thread){.tid = jit_thread_id(t),
+					      .icount = icount,
+					      .signal_mask = jit_thread_sigmask(t),
+					      .in_syscall = note->in_syscall,
+					      .syscall_nr = (uint64_t)note->nr};
+	memcpy(r->u.thread.regs.gpr, regs.gpr, sizeof regs.gpr);
+	r->u.thread.regs.rip = regs.rip;
+	r->u.thread.regs.rflags = regs.rflags;
+	r->u.thread.regs.fs_base = regs.fs_base;
+	r->u.thread.regs.gs_base = regs.gs_base;
+	r->u.thread.regs.xsave = r->data;
+	r->u.thread.regs.xsave_len = xlen;
+	record_push(r);
+}
+
+static void record_start(struct jit_thread *t, struct rec_thread *st, uint64_t icount,
+			 const struct state_note *note)
+{
+	st->start_icount = icount;
+	st->started = true;
+	record_state(REC_THREAD, t, 0, note);
+	/* Its first block may be one translated before the region (a syscall it was about
+	 * to make): the replay translates it from the pinball. */
+	if (!rec.fat) {
+		struct jit_regs regs;
+		jit_thread_get_regs(t, &regs);
+		first_touch_range(regs.rip, 16);
+	}
+}
+
+/* ---- the baton ---- */
+
+/* The thread's slice ends at icount; with pass_on, the baton goes to the next waiter. */
+static void end_slice(struct jit_thread *t, struct rec_thread *st, uint64_t icount, bool pass_on)
+{
+	if (icount > st->slice_start) {
+		struct record *r = must_new(REC_SLICE, 0);
+		r->u.slice = (struct pinball_slice){jit_thread_id(t), icount - st->slice_start};
+		record_push(r);
+	}
+	st->holds = false;
+	if (pass_on)
+		baton_release();
+}
+
+static void wait_for_baton(void *arg)
+{
+	struct rec_thread *st = arg;
+	st->holds = baton_acquire();
+}
+
+/* Waits (without the runtime's lock) until t holds the baton, or the region is over; the
+ * stopper records an end state from what is noted here meanwhile. `absolute` is the
+ * thread's instruction count where it waits (`result`: the syscall's, after one). */
+static void acquire(struct jit_thread *t, struct rec_thread *st, enum waiting where,
+		    uint64_t absolute, long result)
+{
+	const struct state_note after_syscall = {.after_syscall = true, .result = result};
+	for (;;) {
+		st->waits = where;
+		st->wait_icount = absolute - st->start_icount;
+		st->wait_result = result;
+		uint32_t region = st->region;
+		while ((rec.state == IN || rec.state == TO_OUT) && rec.region == region &&
+		       !st->holds)
+			jit_wait_unlocked(wait_for_baton, st);
+		st->waits = RUNNING;
+		if (st->holds) {
+			st->slice_start = absolute - st->start_icount;
+			jit_thread_slot_set(t, budget_slot, rec.slice);
+			return;
+		}
+		/* A new region began while it waited: it starts there, where it waits. */
+		if (rec.state != IN || st->region != rec.region || st->started)
+			return;
+		record_start(t, st, absolute,
+			     where == AFTER_SYSCALL ? &after_syscall : &(struct state_note){0});
+	}
+}
+
+/* ---- transitions ---- */
+
+void region_threads_begin(struct jit_thread *self, uint64_t icount)
+{
+	for (size_t i = 0; i < jit_thread_count(); i++) {
+		struct jit_thread *t = jit_thread_at(i);
+		struct rec_thread *st = state_of(t);
+		if (!st || st->gone)
+			continue;
+		*st = (struct rec_thread){.region = rec.region, .clear_tid = st->clear_tid};
+		jit_thread_slot_set(t, budget_slot, 0);
+		long nr;
+		if (t == self)
+			continue;
+		if (!jit_thread_in_syscall(t, &nr)) {
+			jit_request_safe_point(t); /* it records its start there */
+		} else if (!rec.fat) {
+			/* The kernel may write where the region withholds pages. */
+			const long args[6] = {(long)jit_thread_gpr(t, JIT_GPR_RDI),
+					      (long)jit_thread_gpr(t, JIT_GPR_RSI),
+					      (long)jit_thread_gpr(t, JIT_GPR_RDX),
+					      (long)jit_thread_gpr(t, JIT_GPR_R10),
+					      (long)jit_thread_gpr(t, JIT_GPR_R8),
+					      (long)jit_thread_gpr(t, JIT_GPR_R9)};
+			prepare_memory(nr, args);
+		}
+	}
+	struct rec_thread *me = state_of(self);
+	record_start(self, me, icount, &(struct state_note){0});
+	baton_enable();
+	me->holds = true;
+	jit_thread_slot_set(self, budget_slot, rec.slice);
+}
+
+void region_thread_safe_point(struct jit_thread *t, uint64_t icount)
+{
+	struct rec_thread *st = in_region(t);
+	if (!st || rec.state != IN || st->started)
+		return;
+	record_start(t, st, icount, &(struct state_note){0});
+	acquire(t, st, AT_BOUNDARY, icount, 0);
+}
+
+/* The end state of a thread that is not the stopper: where it waits, or its syscall. */
+static void record_end_of_other(struct jit_thread *t, struct rec_thread *st)
+{
+	long nr;
+	switch (st->waits) {
+	case AFTER_SYSCALL:
+		record_state(
+		    REC_END, t, st->wait_icount,
+		    &(struct state_note){.after_syscall = true, .result = st->wait_result});
+		break;
+	case AT_BOUNDARY:
+		record_state(REC_END, t, st->wait_icount, &(struct state_note){0});
+		break;
+	case RUNNING:
+		if (jit_thread_in_syscall(t, &nr))
+			record_state(REC_END, t, region_icount(t),
+				     &(struct state_note){.in_syscall = true, .nr = nr});
+		else /* cannot be: it holds the baton, or waits, or is in the kernel */
+			jit_fatal("thread %u is in no known place at the region's end",
+				  jit_thread_id(t));
+		break;
+	}
+	st->ended = true;
+}
+
+void region_threads_end(struct jit_thread *self, uint64_t absolute)
+{
+	struct rec_thread *me = state_of(self);
+	uint64_t icount = absolute - me->start_icount;
+	record_state(REC_END, self, icount, &(struct state_note){0});
+	me->ended = true;
+	end_slice(self, me, icount, false);
+	for (size_t i = 0; i < jit_thread_count(); i++) {
+		struct jit_thread *t = jit_thread_at(i);
+		struct rec_thread *st = in_region(t);
+		if (t != self && st && st->started && !st->ended)
+			record_end_of_other(t, st);
+	}
+	baton_disable();
+}
+
+/* ---- a thread's way through the region ---- */
+
+void region_thread_syscall_enter(struct jit_thread *t)
+{
+	struct rec_thread *st = in_region(t);
+	if (st && st->holds)
+		end_slice(t, st, region_icount(t), true);
+}
+
+bool region_thread_syscall_return(struct jit_thread *t, long nr)
+{
+	struct rec_thread *st = in_region(t);
+	if (!st || st->started)
+		return false;
+	/* Inside the syscall when the region began: the return is its first event. */
+	record_start(t, st, jit_thread_icount(t),
+		     &(struct state_note){.in_syscall = true, .nr = nr});
+	return true;
+}
+
+void region_thread_resume(struct jit_thread *t, long result)
+{
+	struct rec_thread *st = in_region(t);
+	if (st && st->started && !st->holds)
+		acquire(t, st, AFTER_SYSCALL, jit_thread_icount(t), result);
+}
+
+void region_thread_exits(struct jit_thread *t)
+{
+	struct rec_thread *st = state_of(t);
+	if (st && st->region == rec.region && st->started && !st->ended && recording()) {
+		uint64_t icount = region_icount(t);
+		record_state(REC_END, t, icount, &(struct state_note){0});
+		st->ended = true;
+		if (st->holds)
+			end_slice(t, st, icount, true);
+	}
+	if (st)
+		st->gone = true;
+}
+
+/* A block start in the region: the thread goes on with the baton, passes it on at the end
+ * of its slice when another thread waits, or waits for it. */
+static void slice_check(const struct jit_callout *c)
+{
+	struct jit_thread *t = c->thread;
+	struct rec_thread *st = in_region(t);
+	if (!st || rec.state != IN) {
+		jit_thread_slot_set(t, budget_slot, 1ull << 62);
+		return;
+	}
+	if (!st->started) /* missed its safe point: it starts here */
+		record_start(t, st, jit_callout_icount(c), &(struct state_note){0});
+	uint64_t icount = region_callout_icount(c);
+	if (st->holds && !baton_wanted()) {
+		jit_thread_slot_set(t, budget_slot, rec.slice);
+		return;
+	}
+	if (st->holds)
+		end_slice(t, st, icount, true);
+	acquire(t, st, AT_BOUNDARY, jit_callout_icount(c), 0);
+}
+
+void region_instrument_block(struct jit_block *b)
+{
+	jit_insert_budget_check(b, budget_slot, slice_check, NULL);
+}
