@@ -112,14 +112,18 @@ int main(int argc, char **argv)
 	}
 	static struct replay_options options;
 	options.echo = k.echo;
-	replay_start(&in, &options);
+	if (!replay_start(&in, &options)) {
+		fprintf(stderr, "replayer: error: out of memory\n");
+		return 2;
+	}
 
 	struct jit_regs regs;
-	memcpy(regs.gpr, in.start.gpr, sizeof regs.gpr);
-	regs.rip = in.start.rip;
-	regs.rflags = in.start.rflags;
-	regs.fs_base = in.start.fs_base;
+	const struct replay_regs *first = &in.threads[0].start;
+	memcpy(regs.gpr, first->gpr, sizeof regs.gpr);
+	regs.rip = first->rip;
+	regs.rflags = first->rflags;
+	regs.fs_base = first->fs_base;
 	regs.gs_base = 0;
 	struct jit_run_options o = {.tool = "replayer", .stats = k.shared.jit_stats};
-	return jit_run_state(&o, &regs, in.start.xsave, in.start.xsave_len);
+	return jit_run_state(&o, &regs, first->xsave, first->xsave_len);
 }

@@ -22,7 +22,7 @@ int replay_input_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 	return code;
 }
 
-static void copy_regs(struct replay_regs *out, const struct pinball_regs *in)
+static bool copy_regs(struct replay_regs *out, const struct pinball_regs *in)
 {
 	memcpy(out->gpr, in->gpr, sizeof out->gpr);
 	out->rip = in->rip;
@@ -30,38 +30,68 @@ static void copy_regs(struct replay_regs *out, const struct pinball_regs *in)
 	out->fs_base = in->fs_base;
 	out->xsave_len = in->xsave_len;
 	out->xsave = malloc(in->xsave_len ? in->xsave_len : 1);
-	if (out->xsave)
+	if (out->xsave && in->xsave_len)
 		memcpy(out->xsave, in->xsave, in->xsave_len);
+	return out->xsave != NULL;
 }
 
-/* The one thread of a part ("threads" or "end"). */
-static int read_thread(const struct pinball_reader *r, const char *part, uint32_t *tid,
-		       uint64_t *icount, struct replay_regs *regs, char *err, size_t errlen)
+static struct replay_thread *thread_of(struct replay_input *in, uint32_t tid, size_t *cap)
+{
+	for (size_t i = 0; i < in->nthreads; i++)
+		if (in->threads[i].tid == tid)
+			return &in->threads[i];
+	if (in->nthreads == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct replay_thread *n = realloc(in->threads, ncap * sizeof *n);
+		if (!n)
+			return NULL;
+		in->threads = n;
+		*cap = ncap;
+	}
+	struct replay_thread *t = &in->threads[in->nthreads++];
+	*t = (struct replay_thread){.tid = tid};
+	return t;
+}
+
+const struct replay_thread *replay_input_thread(const struct replay_input *in, uint32_t tid)
+{
+	for (size_t i = 0; i < in->nthreads; i++)
+		if (in->threads[i].tid == tid)
+			return &in->threads[i];
+	return NULL;
+}
+
+/* The threads' states: at the region's start ("threads") or end ("end"). */
+static int read_states(const struct pinball_reader *r, struct replay_input *in, bool end,
+		       size_t *cap, char *err, size_t errlen)
 {
 	char perr[PINBALL_ERR_MAX];
-	struct pinball_cursor *c = pinball_cursor_open(r, part, perr);
+	struct pinball_cursor *c = pinball_cursor_open(r, end ? "end" : "threads", perr);
 	if (!c)
 		return replay_input_fail(err, errlen, 2, "%s", perr);
-	struct pinball_thread t;
-	int got = pinball_next_thread(c, &t);
-	if (got == 1) {
-		*tid = t.tid;
-		*icount = t.icount;
-		copy_regs(regs, &t.regs);
-		regs->signal_mask = t.signal_mask;
-		if (pinball_next_thread(c, &t) != 0)
+	struct pinball_thread p;
+	int got;
+	while ((got = pinball_next_thread(c, &p)) == 1) {
+		struct replay_thread *t = thread_of(in, p.tid, cap);
+		struct replay_regs *regs = t ? (end ? &t->end : &t->start) : NULL;
+		if (!t || !copy_regs(regs, &p.regs)) {
 			got = -2;
+			break;
+		}
+		regs->signal_mask = p.signal_mask;
+		if (end) {
+			t->end_icount = p.icount;
+			t->end_in_syscall = p.in_syscall;
+		} else {
+			t->at_start = true;
+			t->start_in_syscall = p.in_syscall;
+		}
 	}
 	int rc = 0;
 	if (got == -1)
 		rc = replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c));
-	else if (got == 0)
-		rc = replay_input_fail(err, errlen, 2, "the pinball has no thread in its part %s",
-				       part);
 	else if (got == -2)
-		rc = replay_input_fail(
-		    err, errlen, 2,
-		    "the pinball has several threads; replaying them is not supported yet");
+		rc = replay_input_fail(err, errlen, 2, "out of memory reading the threads");
 	pinball_cursor_close(c);
 	return rc;
 }
@@ -100,6 +130,9 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 				      ? e->signal.siginfo_len
 				      : sizeof out->signal.bytes;
 		memcpy(out->signal.bytes, e->signal.siginfo, out->signal.len);
+	} else if (e->kind == PINBALL_EV_THREAD_CREATE) {
+		out->create.child_tid = e->thread_create.child_tid;
+		out->create.clone_flags = e->thread_create.clone_flags;
 	} else if (e->kind == PINBALL_EV_INSN) {
 		out->insn.kind = e->insn.kind;
 		out->insn.dest_reg = e->insn.dest_reg;
@@ -115,26 +148,29 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 	return true;
 }
 
-static int read_events(const struct pinball_reader *r, struct replay_input *in, char *err,
-		       size_t errlen)
+/* The events of one thread (part events.<tid>). */
+static int read_thread_events(const struct pinball_reader *r, struct replay_thread *t, char *err,
+			      size_t errlen)
 {
 	char part[64], perr[PINBALL_ERR_MAX];
-	snprintf(part, sizeof part, "events.%u", in->tid);
+	snprintf(part, sizeof part, "events.%u", t->tid);
 	struct pinball_cursor *c = pinball_cursor_open(r, part, perr);
 	if (!c)
-		return 0; /* a thread without events */
+		return replay_input_fail(err, errlen, 2, "%s", perr);
 	size_t cap = 0;
 	struct pinball_event e;
 	int got;
 	while ((got = pinball_next_event(c, &e)) == 1) {
-		if (in->nevents == cap) {
+		if (t->nevents == cap) {
 			cap = cap ? cap * 2 : 256;
-			struct replay_event *n = realloc(in->events, cap * sizeof *n);
-			if (!n)
+			struct replay_event *n = realloc(t->events, cap * sizeof *n);
+			if (!n) {
+				got = -2;
 				break;
-			in->events = n;
+			}
+			t->events = n;
 		}
-		if (!copy_event(&in->events[in->nevents++], &e)) {
+		if (!copy_event(&t->events[t->nevents++], &e)) {
 			got = -2;
 			break;
 		}
@@ -144,6 +180,55 @@ static int read_events(const struct pinball_reader *r, struct replay_input *in, 
 		rc = replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c));
 	else if (got != 0)
 		rc = replay_input_fail(err, errlen, 2, "out of memory reading the events");
+	pinball_cursor_close(c);
+	return rc;
+}
+
+static int read_events(const struct pinball_reader *r, struct replay_input *in, size_t *cap,
+		       char *err, size_t errlen)
+{
+	size_t nparts = pinball_reader_part_count(r);
+	uint32_t *tids = malloc((nparts + 1) * sizeof *tids);
+	if (!tids)
+		return replay_input_fail(err, errlen, 2, "out of memory");
+	size_t n = pinball_reader_event_tids(r, tids, nparts);
+	int rc = 0;
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct replay_thread *t = thread_of(in, tids[i], cap);
+		rc = t ? read_thread_events(r, t, err, errlen)
+		       : replay_input_fail(err, errlen, 2, "out of memory");
+	}
+	free(tids);
+	return rc;
+}
+
+static int read_schedule(const struct pinball_reader *r, struct replay_input *in, char *err,
+			 size_t errlen)
+{
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_cursor *c = pinball_cursor_open(r, "schedule", perr);
+	if (!c)
+		return replay_input_fail(err, errlen, 2, "%s", perr);
+	size_t cap = 0;
+	struct pinball_slice s;
+	int got;
+	while ((got = pinball_next_slice(c, &s)) == 1) {
+		if (in->nslices == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct pinball_slice *n = realloc(in->slices, cap * sizeof *n);
+			if (!n) {
+				got = -2;
+				break;
+			}
+			in->slices = n;
+		}
+		in->slices[in->nslices++] = s;
+	}
+	int rc = 0;
+	if (got == -1)
+		rc = replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c));
+	else if (got != 0)
+		rc = replay_input_fail(err, errlen, 2, "out of memory reading the schedule");
 	pinball_cursor_close(c);
 	return rc;
 }
@@ -210,19 +295,22 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 	struct pinball_reader *r = pinball_reader_open(basename, perr);
 	if (!r)
 		return replay_input_fail(err, errlen, 2, "%s", perr);
-	uint32_t end_tid = 0;
-	uint64_t start_icount;
+	size_t cap = 0;
 	int rc = check_machine(pinball_reader_header(r), err, errlen);
 	if (!rc)
 		rc = replay_memory_map(r, in, err, errlen);
 	if (!rc)
-		rc = read_thread(r, "threads", &in->tid, &start_icount, &in->start, err, errlen);
+		rc = read_states(r, in, false, &cap, err, errlen);
+	for (size_t i = 0; !rc && i < in->nthreads; i++)
+		rc = check_start(in, &in->threads[i].start, err, errlen);
 	if (!rc)
-		rc = check_start(in, &in->start, err, errlen);
+		rc = read_states(r, in, true, &cap, err, errlen);
 	if (!rc)
-		rc = read_thread(r, "end", &end_tid, &in->end_icount, &in->end, err, errlen);
+		rc = read_events(r, in, &cap, err, errlen);
 	if (!rc)
-		rc = read_events(r, in, err, errlen);
+		rc = read_schedule(r, in, err, errlen);
+	if (!rc && !in->nthreads)
+		rc = replay_input_fail(err, errlen, 2, "the pinball has no thread");
 	if (!rc)
 		rc = replay_memory_claim_future(in, err, errlen);
 	if (!rc)

@@ -1,6 +1,6 @@
-/* A pinball read into memory for replay: the region-start state and one thread's events.
- * Built on the driver's main thread (glibc); read-only plain data afterwards, so the
- * replay client can use it on the app thread. */
+/* A pinball read into memory for replay: the memory, every thread's start and end state
+ * and events, and the schedule. Built on the driver's main thread (glibc); read-only plain
+ * data afterwards, so the replay client can use it on the app threads. */
 #ifndef REPLAYER_REPLAY_INPUT_H
 #define REPLAYER_REPLAY_INPUT_H
 
@@ -30,6 +30,10 @@ struct replay_event {
 		uint64_t rax, rbx, rcx, rdx, value;
 		bool cf;
 	} insn;
+	struct {
+		uint32_t child_tid;
+		uint64_t clone_flags;
+	} create;
 };
 
 struct replay_regs {
@@ -46,13 +50,25 @@ struct replay_range {
 	enum { RANGE_RECORDED, RANGE_BRK_RESERVE, RANGE_CLAIM } kind;
 };
 
-struct replay_input {
+/* One thread of the region: there at its start, or created in it. */
+struct replay_thread {
 	uint32_t tid;
-	struct replay_regs start, end;
+	bool at_start;		  /* in P.threads; else created in the region */
+	struct replay_regs start; /* at_start */
+	bool start_in_syscall;	  /* its first event is the return of the syscall it was in */
+	struct replay_regs end;
 	uint64_t end_icount;
-	bool ends_at_exit; /* the region ended with the process (its last event is the exit) */
+	bool end_in_syscall; /* the region ended while it was inside a syscall */
 	struct replay_event *events;
 	size_t nevents;
+};
+
+struct replay_input {
+	struct replay_thread *threads; /* those at start first, in P.threads order */
+	size_t nthreads;
+	struct pinball_slice *slices; /* the schedule */
+	size_t nslices;
+	bool ends_at_exit; /* the region ended with the process (its last event is the exit) */
 	uint64_t brk_start, brk_current, brk_mapped_end;
 	bool has_brk;
 	struct replay_range *ranges; /* what the replay holds, in no particular order */
@@ -72,6 +88,9 @@ struct replay_input {
  * Returns 0; 2 with a one-line message in err for bad input; 3 when an address range of
  * the pinball is taken by the replayer itself (a fresh address-space layout may fix it). */
 int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen);
+
+/* The thread recorded as tid, or NULL. */
+const struct replay_thread *replay_input_thread(const struct replay_input *in, uint32_t tid);
 
 /* Loading's failures: the message into err, `code` returned. */
 int replay_input_fail(char *err, size_t errlen, int code, const char *fmt, ...)

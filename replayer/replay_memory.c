@@ -163,10 +163,11 @@ static int claim_gap(struct replay_input *in, uint64_t start, uint64_t end, char
 	return rc;
 }
 
-int replay_memory_claim_future(struct replay_input *in, char *err, size_t errlen)
+static int claim_thread_future(struct replay_input *in, const struct replay_thread *t, char *err,
+			       size_t errlen)
 {
-	for (size_t i = 0; i < in->nevents; i++) {
-		const struct replay_event *e = &in->events[i];
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct replay_event *e = &t->events[i];
 		if (e->kind != PINBALL_EV_SYSCALL || e->result < 0 ||
 		    (e->nr != SYS_mmap && e->nr != SYS_mremap))
 			continue;
@@ -178,6 +179,16 @@ int replay_memory_claim_future(struct replay_input *in, char *err, size_t errlen
 			    "the pinball maps an impossible range (0x%lx, %lu bytes)", start, len);
 		uint64_t end = start + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
 		int rc = each_gap(in, start, end, claim_gap, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int replay_memory_claim_future(struct replay_input *in, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < in->nthreads; k++) {
+		int rc = claim_thread_future(in, &in->threads[k], err, errlen);
 		if (rc)
 			return rc;
 	}

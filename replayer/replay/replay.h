@@ -12,7 +12,8 @@ struct replay_options {
 	bool echo; /* write what the app wrote to fds 1 and 2 (-replay:echo) */
 };
 
-/* Registers the client; `in` must stay alive. */
-void replay_start(const struct replay_input *in, const struct replay_options *o);
+/* Registers the client; `in` must stay alive. The thread jit_run_state starts plays the
+ * input's first thread. False when out of memory or per-thread slots. */
+bool replay_start(const struct replay_input *in, const struct replay_options *o);
 
 #endif
