@@ -243,6 +243,11 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr)
 	return true;
 }
 
+void jit_callout_abandon_block(const struct jit_callout *c)
+{
+	instrument_uncount(c->thread, c->pc, c->block_remaining, 0);
+}
+
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns)
 {
 	c->thread->block_limit = insns ? insns : 1;
@@ -337,15 +342,6 @@ uint64_t jit_thread_icount(const struct jit_thread *t)
 	for (int i = 0; icount_slot >= 0 && i < ICOUNT_STRIPES; i++)
 		sum += t->client_slots[icount_slot + i];
 	return sum;
-}
-
-void jit_thread_set_icount(struct jit_thread *t, uint64_t icount)
-{
-	if (icount_slot < 0)
-		return;
-	t->client_slots[icount_slot] = icount;
-	for (int i = 1; i < ICOUNT_STRIPES; i++)
-		t->client_slots[icount_slot + i] = 0;
 }
 
 static int icount_stripe(uint64_t pc)

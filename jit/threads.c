@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "instrument.h"
 #include "rt_syscall.h"
 #include "signals.h"
 
@@ -25,6 +26,7 @@ static struct jit_thread *threads[MAX_THREADS];
 static size_t live; /* started and not exited */
 static size_t thread_total;
 static struct jit_thread *vfork_children[MAX_VFORK_CHILDREN];
+static uint32_t next_number = UINT32_MAX; /* jit_number_next_thread; UINT32_MAX: none */
 
 int threads_init(uint64_t hwcap2, const char **why)
 {
@@ -112,11 +114,17 @@ struct jit_thread *thread_create(void)
 	struct jit_thread *t = block_new();
 	if (!t)
 		return NULL;
-	t->tid = (uint32_t)thread_total;
+	t->tid = next_number != UINT32_MAX ? next_number : (uint32_t)thread_total;
+	next_number = UINT32_MAX;
 	threads[thread_total] = t;
 	__atomic_store_n(&thread_total, thread_total + 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&live, 1, __ATOMIC_ACQ_REL);
 	return t;
+}
+
+void jit_number_next_thread(uint32_t number)
+{
+	next_number = number;
 }
 
 /* vfork children are kept apart from the threads: they take no thread number, do not count

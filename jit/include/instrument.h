@@ -63,8 +63,6 @@ void jit_enable_icount(void);
 /* Instructions the thread has executed: exact between blocks (at exits and thread exit);
  * inside a callout use jit_callout_icount. */
 uint64_t jit_thread_icount(const struct jit_thread *t);
-/* Sets the count: a client that ends the thread inside a callout makes it exact first. */
-void jit_thread_set_icount(struct jit_thread *t, uint64_t icount);
 
 /* Per-thread 64-bit counters that inline code can bump: reserve before the app starts. */
 int jit_thread_slot_reserve(void); /* -1 when none is left */
@@ -173,6 +171,17 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr);
  * budget checks at the next one, so that it can stop at an exact instruction count (a
  * REP string instruction among them still runs all its iterations). */
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
+
+/* From a callout whose thread never runs the rest of its block (it waits for ever, or the
+ * process ends there): the thread's instruction count and the clients' (block_left) no
+ * longer hold the instructions from the callout's to the block's end. */
+void jit_callout_abandon_block(const struct jit_callout *c);
+
+/* Replays. The next thread the runtime makes (jit_run_state's, jit_start_thread's,
+ * jit_app_clone_thread's) has this number (jit_thread_id) instead of the next in line: the
+ * tools and the controller name the threads as the recording did. From the driver's
+ * thread before jit_run_state, or a hook or callout. */
+void jit_number_next_thread(uint32_t number);
 
 /* Replays. A thread as clone(flags | CLONE_VM | CLONE_THREAD) would make it for t, without
  * the kernel's writes of the child's tid (CLONE_PARENT_SETTID, CLONE_CHILD_SETTID,
