@@ -125,5 +125,6 @@ int main(int argc, char **argv)
 	regs.fs_base = first->fs_base;
 	regs.gs_base = 0;
 	struct jit_run_options o = {.tool = "replayer", .stats = k.shared.jit_stats};
+	jit_number_next_thread(in.threads[0].tid);
 	return jit_run_state(&o, &regs, first->xsave, first->xsave_len);
 }

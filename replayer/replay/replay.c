@@ -71,6 +71,7 @@ static long create_thread(struct jit_thread *t, struct rthread *th, uint64_t ico
 		diverged(th, icount, "the recording creates thread %u, which it cannot be",
 			 made->create.child_tid);
 	rp.pending = child;
+	jit_number_next_thread(child->rt->tid);
 	long real = jit_app_clone_thread(t, (unsigned long)a[0], (uint64_t)a[1], (uint64_t)a[4]);
 	rp.pending = NULL;
 	if (real < 0)

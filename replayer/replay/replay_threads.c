@@ -107,6 +107,7 @@ void replay_thread_bind(struct jit_thread *t)
 		if (!rt->at_start)
 			continue;
 		rp.pending = &rp.threads[i];
+		jit_number_next_thread(rt->tid);
 		struct jit_regs regs = regs_of(&rt->start);
 		if (!jit_start_thread(t, &regs, rt->start.xsave, rt->start.xsave_len))
 			jit_fatal("cannot create the replayed thread %u", rt->tid);
@@ -225,7 +226,6 @@ void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t ico
 	rt_dprintf(jit_messages_fd(),
 		   "replay: OK %lu instructions, %zu threads, %lu syscalls injected\n",
 		   recorded_instructions(), rp.in->nthreads, rp.syscalls);
-	jit_thread_set_icount(t, icount); /* for the tools' reports at exit */
 	jit_process_exit(0);
 }
 
@@ -290,8 +290,10 @@ void replay_thread_block_start(const struct jit_callout *c)
 	struct rthread *th = rthread_of(t);
 	uint64_t icount = jit_callout_icount(c);
 	const struct replay_thread *rt = th->rt;
-	if (th->finished)
+	if (th->finished) {
+		jit_callout_abandon_block(c);
 		replay_thread_park();
+	}
 	for (;;) {
 		if (!th->has_turn)
 			take_turn(th, icount);
@@ -306,6 +308,7 @@ void replay_thread_block_start(const struct jit_callout *c)
 			return;
 		}
 		if (icount == rt->end_icount && th->next == rt->nevents) {
+			jit_callout_abandon_block(c);
 			replay_thread_finish(t, th, icount, flags_live_at(c->pc));
 			replay_thread_park();
 		}
