@@ -34,6 +34,7 @@ struct knob_set shared_knob_set(struct shared_knobs *k)
 struct forward {
 	control_handler handler;
 	void *arg;
+	bool tools;
 };
 
 /* Every controller event goes to the driver's handler, then to the analysis tools. */
@@ -42,7 +43,8 @@ static void forward_event(const struct control_event_info *ev, void *arg)
 	const struct forward *f = arg;
 	if (f->handler)
 		f->handler(ev, f->arg);
-	analysis_event(ev);
+	if (f->tools)
+		analysis_event(ev);
 }
 
 int shared_knobs_start(const struct shared_knobs *k, bool engine_needed, bool append_log,
@@ -58,6 +60,6 @@ int shared_knobs_start(const struct shared_knobs *k, bool engine_needed, bool ap
 	    !(log = analysis_output_path(k->control->log_file, !append_log, err, errlen)))
 		return -1;
 	static struct forward forward;
-	forward = (struct forward){handler, arg};
+	forward = (struct forward){handler, arg, !k->tools_follow_driver};
 	return control_engine_start(k->control, forward_event, &forward, log, err, errlen);
 }

@@ -16,6 +16,9 @@ struct shared_knobs {
 	struct analysis_knobs analysis; /* -icount, -mix, -footprint and their report files */
 	bool jit_stats;			/* -jit:stats */
 	struct control_spec *control;	/* -control, -controller_log, legacy region knobs */
+	/* Set by the driver: the analysis tools get their region events from it (by
+	 * analysis_event), not from the controller. */
+	bool tools_follow_driver;
 };
 
 /* Defaults, with an empty controller spec; false when out of memory. */
@@ -26,8 +29,8 @@ struct knob_set shared_knob_set(struct shared_knobs *k);
 
 /* Registers the analysis tools and, when anything needs it (a tool, a chain, a log, or
  * `engine_needed`), the controller's engine, whose events go to `handler` (may be NULL)
- * and then to the analysis tools. The -controller_log file is truncated unless
- * `append_log` (a process reached by following execve keeps the log of the first).
+ * and then (unless k->tools_follow_driver) to the analysis tools. The -controller_log file is
+ * truncated unless `append_log` (a process reached by following execve keeps the log of the first).
  * Returns 0, or -1 with a one-line reason in err. */
 int shared_knobs_start(const struct shared_knobs *k, bool engine_needed, bool append_log,
 		       control_handler handler, void *arg, char *err, size_t errlen);

@@ -35,12 +35,16 @@ static const struct knob logger_knobs[] = {
      .max = STRESS_STOP_MS_MAX},
     KNOB("-follow_execv", KNOB_BOOL, follow_execv, NULL,
 	 "run programs the app execs under the JIT"),
+    KNOB("-pinplay-control", KNOB_BOOL, pinplay_control, NULL,
+	 "analysis tools count inside the recorded (global) regions; 0: inside their own "
+	 "per-thread -control regions"),
     KNOB("-jit:argv0", KNOB_WORD, argv0, "NAME", "argv[0] to give the app"),
 };
 
 int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 {
-	*k = (struct logger_knobs){.log = true, .basename = "pinball/log", .follow_execv = true};
+	*k = (struct logger_knobs){
+	    .log = true, .basename = "pinball/log", .follow_execv = true, .pinplay_control = true};
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "logger: error: out of memory\n");
 		return 2;

@@ -43,6 +43,14 @@ static void recorder_handler(const struct control_event_info *ev, void *arg)
 	recorder_event(ev);
 }
 
+/* The analysis tools count inside the recorded regions: each thread's part of them, as the
+ * recorder says (seed 000: -pinplay-control). */
+static void tools_follow_recorder(const struct control_event_info *ev, void *arg)
+{
+	(void)arg;
+	analysis_event(ev);
+}
+
 /* Creates the directory that will hold the pinballs (like mkdir -p of the basename's). */
 static int make_parent_dirs(const char *basename)
 {
@@ -71,7 +79,7 @@ static struct file_id file_id_of(int fd)
 	return (struct file_id){true, st.st_dev, st.st_ino};
 }
 
-static int start_recording(const struct logger_knobs *k, int app_argc, char **app_argv)
+static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv)
 {
 	if (make_parent_dirs(k->basename)) {
 		fprintf(stderr, "logger: error: cannot create the directory of '%s': %m\n",
@@ -91,6 +99,10 @@ static int start_recording(const struct logger_knobs *k, int app_argc, char **ap
 	options.slice = k->slice;
 	options.stdout_file = file_id_of(1);
 	options.stderr_file = file_id_of(2);
+	if (k->pinplay_control && analysis_wanted(&k->shared.analysis)) {
+		options.region_observer = tools_follow_recorder;
+		k->shared.tools_follow_driver = true;
+	}
 	recorder_start(&options);
 	return 0;
 }

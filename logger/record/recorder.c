@@ -404,6 +404,7 @@ void recorder_start(const struct recorder_options *o)
 	rec.basename = o->basename;
 	rec.fat = o->fat;
 	rec.slice = o->slice ? o->slice : RECORDER_DEFAULT_SLICE;
+	rec.region_observer = o->region_observer;
 	output_echo_init(o->stdout_file, o->stderr_file);
 	jit_set_access_hook(grant_access);
 	jit_enable_icount();

@@ -13,6 +13,9 @@ struct recorder_options {
 	bool fat;	      /* every mapped page at region start, not only those touched */
 	struct file_id stdout_file, stderr_file; /* the logger's own, for the replay's echo */
 	uint64_t slice; /* instructions a thread runs before it passes the baton on (0: default) */
+	/* Told where each thread's part of a region starts and stops, as events of that thread
+	 * (pc 0 when between blocks), on an app thread; NULL: nobody (-pinplay-control). */
+	control_handler region_observer;
 };
 
 /* The time slice of a region's threads when none is given (-log:slice). */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "control_engine.h"
 #include "instrument.h"
 #include "record_queue.h"
 
@@ -25,6 +26,7 @@ struct recorder_state {
 	char cause_text[256];
 	char path[4096];
 	bool unmodelled_seen[512]; /* syscalls warned about */
+	control_handler region_observer;
 };
 extern struct recorder_state rec;
 

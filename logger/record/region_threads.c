@@ -21,7 +21,7 @@
 /* Where a thread that does not hold the baton stopped. */
 enum waiting {
 	RUNNING,       /* not waiting (it holds the baton, or is in the kernel) */
-	AT_BOUNDARY,   /* before an instruction (a block start, a safe point) */
+	AT_BOUNDARY,   /* before an instruction (a block start, a safe point, a PAUSE) */
 	AFTER_SYSCALL, /* its syscall returned `wait_result` */
 };
 
@@ -54,6 +54,27 @@ static struct rec_thread *in_region(const struct jit_thread *t)
 	return st && !st->gone && st->region == rec.region ? st : NULL;
 }
 
+/* ---- what the analysis tools see ---- */
+
+/* t's part of the region starts or stops at its absolute count `at`. When t waits at the
+ * start of a block its instruction count already holds (a budget check's callout), the rest
+ * of that block is on the other side: the tools are told the block's pc. */
+static void tell_observer(struct jit_thread *t, enum control_event event, uint64_t at)
+{
+	if (!rec.region_observer)
+		return;
+	struct jit_regs regs;
+	jit_thread_get_regs(t, &regs);
+	const struct control_event_info ev = {
+	    .event = event,
+	    .tid = jit_thread_id(t),
+	    .pc = jit_thread_icount(t) > at ? regs.rip : 0,
+	    .icount = at,
+	    .thread = t,
+	};
+	rec.region_observer(&ev, NULL);
+}
+
 void region_threads_setup(void)
 {
 	state_slot = jit_thread_slot_reserve();
@@ -77,6 +98,7 @@ void region_thread_new(struct jit_thread *t)
 		 * first block, that is its end state. */
 		st->waits = AT_BOUNDARY;
 		st->start_icount = jit_thread_icount(t);
+		tell_observer(t, CONTROL_EVENT_START, st->start_icount);
 	}
 	jit_thread_slot_set(t, budget_slot, 0);
 }
@@ -153,6 +175,7 @@ static void record_start(struct jit_thread *t, struct rec_thread *st, uint64_t i
 	st->start_icount = icount;
 	st->started = true;
 	record_state(REC_THREAD, t, 0, note);
+	tell_observer(t, CONTROL_EVENT_START, icount);
 	/* Its first block may be one translated before the region (a syscall it was about
 	 * to make): the replay translates it from the pinball. */
 	if (!rec.fat) {
@@ -160,6 +183,15 @@ static void record_start(struct jit_thread *t, struct rec_thread *st, uint64_t i
 		jit_thread_get_regs(t, &regs);
 		first_touch_range(regs.rip, 16);
 	}
+}
+
+/* icount: region-relative. */
+static void record_end(struct jit_thread *t, struct rec_thread *st, uint64_t icount,
+		       const struct state_note *note)
+{
+	record_state(REC_END, t, icount, note);
+	st->ended = true;
+	tell_observer(t, CONTROL_EVENT_STOP, st->start_icount + icount);
 }
 
 /* ---- the baton ---- */
@@ -261,31 +293,28 @@ static void record_end_of_other(struct jit_thread *t, struct rec_thread *st)
 	long nr;
 	switch (st->waits) {
 	case AFTER_SYSCALL:
-		record_state(
-		    REC_END, t, st->wait_icount,
-		    &(struct state_note){.after_syscall = true, .result = st->wait_result});
+		record_end(t, st, st->wait_icount,
+			   &(struct state_note){.after_syscall = true, .result = st->wait_result});
 		break;
 	case AT_BOUNDARY:
-		record_state(REC_END, t, st->wait_icount, &(struct state_note){0});
+		record_end(t, st, st->wait_icount, &(struct state_note){0});
 		break;
 	case RUNNING:
 		if (jit_thread_in_syscall(t, &nr))
-			record_state(REC_END, t, region_icount(t),
-				     &(struct state_note){.in_syscall = true, .nr = nr});
+			record_end(t, st, region_icount(t),
+				   &(struct state_note){.in_syscall = true, .nr = nr});
 		else /* cannot be: it holds the baton, or waits, or is in the kernel */
 			jit_fatal("thread %u is in no known place at the region's end",
 				  jit_thread_id(t));
 		break;
 	}
-	st->ended = true;
 }
 
 void region_threads_end(struct jit_thread *self, uint64_t absolute)
 {
 	struct rec_thread *me = state_of(self);
 	uint64_t icount = absolute - me->start_icount;
-	record_state(REC_END, self, icount, &(struct state_note){0});
-	me->ended = true;
+	record_end(self, me, icount, &(struct state_note){0});
 	end_slice(self, me, icount, false);
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		struct jit_thread *t = jit_thread_at(i);
@@ -328,8 +357,7 @@ void region_thread_exits(struct jit_thread *t)
 	struct rec_thread *st = state_of(t);
 	if (st && st->region == rec.region && st->started && !st->ended && recording()) {
 		uint64_t icount = region_icount(t);
-		record_state(REC_END, t, icount, &(struct state_note){0});
-		st->ended = true;
+		record_end(t, st, icount, &(struct state_note){0});
 		if (st->holds)
 			end_slice(t, st, icount, true);
 	}
@@ -359,7 +387,22 @@ static void slice_check(const struct jit_callout *c)
 	acquire(t, st, AT_BOUNDARY, jit_callout_icount(c), 0);
 }
 
+/* A PAUSE says the thread spins, waiting for another: it gives the baton to a waiter now
+ * rather than spin to the end of its slice (the waiter may be the one it waits for). */
+static void pause_check(const struct jit_callout *c)
+{
+	struct jit_thread *t = c->thread;
+	struct rec_thread *st = in_region(t);
+	if (!st || rec.state != IN || !st->holds || !baton_wanted())
+		return;
+	end_slice(t, st, region_callout_icount(c), true);
+	acquire(t, st, AT_BOUNDARY, jit_callout_icount(c), 0);
+}
+
 void region_instrument_block(struct jit_block *b)
 {
 	jit_insert_budget_check(b, budget_slot, slice_check, NULL);
+	for (size_t i = 0; i < jit_block_length(b); i++)
+		if (jit_block_insn(b, i)->mnemonic == ZYDIS_MNEMONIC_PAUSE)
+			jit_insert_callout(b, i, pause_check, NULL);
 }
