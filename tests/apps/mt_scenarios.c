@@ -61,7 +61,7 @@ static void racy(void)
 }
 
 /* ---- queue ---- */
-enum { RING = 64, ITEMS = 5000 };
+enum { RING = 64, ITEMS = 50000 };
 static _Atomic long ring[RING];
 static _Atomic unsigned head, tail;
 static void *produce(void *arg)

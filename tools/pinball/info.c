@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -26,6 +27,82 @@ static void print_cause(const char *label, const struct pinball_cause *c)
 	if (c->tid)
 		printf(" (tid %u at icount %" PRIu64 ")", c->tid, c->icount);
 	printf("\n");
+}
+
+struct thread_line {
+	uint32_t tid;
+	uint64_t instructions, slices;
+	bool ends_in_syscall;
+};
+
+/* Every thread's instructions (P.end) and schedule slices (P.schedule). */
+static int read_thread_lines(struct pinball_reader *r, struct thread_line **out, size_t *n,
+			     char err[PINBALL_ERR_MAX])
+{
+	*out = NULL;
+	*n = 0;
+	struct pinball_cursor *c = pinball_cursor_open(r, "end", err);
+	if (!c)
+		return -1;
+	struct pinball_thread t;
+	int rc;
+	size_t cap = 0;
+	while ((rc = pinball_next_thread(c, &t)) == 1) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			struct thread_line *m = realloc(*out, cap * sizeof *m);
+			if (!m) {
+				snprintf(err, PINBALL_ERR_MAX, "out of memory");
+				rc = -1;
+				break;
+			}
+			*out = m;
+		}
+		(*out)[(*n)++] = (struct thread_line){t.tid, t.icount, 0, t.in_syscall};
+	}
+	if (rc < 0 && !err[0])
+		snprintf(err, PINBALL_ERR_MAX, "%s", pinball_cursor_error(c));
+	pinball_cursor_close(c);
+	if (rc < 0 || !(c = pinball_cursor_open(r, "schedule", err)))
+		return -1;
+	struct pinball_slice s;
+	while ((rc = pinball_next_slice(c, &s)) == 1)
+		for (size_t i = 0; i < *n; i++)
+			if ((*out)[i].tid == s.tid)
+				(*out)[i].slices++;
+	if (rc < 0)
+		snprintf(err, PINBALL_ERR_MAX, "%s", pinball_cursor_error(c));
+	pinball_cursor_close(c);
+	return rc < 0 ? -1 : 0;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct thread_line *)a)->tid, y = ((const struct thread_line *)b)->tid;
+	return x < y ? -1 : x > y;
+}
+
+/* One line a thread, the first 32 of them by tid. */
+static int print_threads(struct pinball_reader *r, const char *basename)
+{
+	enum { SHOWN = 32 };
+	char err[PINBALL_ERR_MAX] = "";
+	struct thread_line *lines;
+	size_t n;
+	if (read_thread_lines(r, &lines, &n, err)) {
+		free(lines);
+		fprintf(stderr, "pinball: error: %s: %s\n", basename, err);
+		return 1;
+	}
+	qsort(lines, n, sizeof *lines, by_tid);
+	for (size_t i = 0; i < n && i < SHOWN; i++)
+		printf("  thread %-6u %" PRIu64 " instructions in %" PRIu64 " slices%s\n",
+		       lines[i].tid, lines[i].instructions, lines[i].slices,
+		       lines[i].ends_in_syscall ? ", ends inside a syscall" : "");
+	if (n > SHOWN)
+		printf("  ... %zu threads more (pinball dump --part end)\n", n - SHOWN);
+	free(lines);
+	return 0;
 }
 
 int cmd_info(struct pinball_reader *r, const char *basename)
@@ -62,6 +139,7 @@ int cmd_info(struct pinball_reader *r, const char *basename)
 	       h->nsigactions, h->sigstack.flags & SS_DISABLE ? "none" : "set");
 	printf("  %-13s %" PRIu64 " in %" PRIu64 " schedule slices\n", "instructions",
 	       s->instructions, s->slices);
+	int status = print_threads(r, basename);
 	printf("  %-13s %" PRIu64 " controller events ignored by the logger (region transitions)\n",
 	       "ignored", pinball_reader_ignored_events(r));
 	printf("  %-13s %" PRIu64 " syscalls, %" PRIu64 " non-deterministic instructions, %" PRIu64
@@ -89,5 +167,5 @@ int cmd_info(struct pinball_reader *r, const char *basename)
 		       human(p->raw_bytes, a, sizeof a), human(p->stored_bytes, b, sizeof b),
 		       p->stored_bytes ? (double)p->raw_bytes / (double)p->stored_bytes : 1.0);
 	}
-	return 0;
+	return status;
 }
