@@ -94,8 +94,7 @@ static void child_state(struct jit_thread *c, struct jit_thread *t, unsigned lon
 
 /* Starts thread block c (its state set) as a new kernel thread of the app: clients see it
  * start, it enters the cache at c->app_pc. The kernel's result (the child's tid). */
-static long start_thread(struct jit_thread *c, unsigned long flags, long parent_tid,
-			 long child_tid)
+static long start_thread(struct jit_thread *c, unsigned long flags, long parent_tid, long child_tid)
 {
 	instrument_thread_start(c, c->app_pc);
 	c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
@@ -125,8 +124,8 @@ long jit_app_clone_thread(struct jit_thread *t, unsigned long flags, uint64_t st
 {
 	const unsigned long tid_writes =
 	    CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_PIDFD;
-	return app_clone_thread(t, (flags & ~tid_writes) | CLONE_VM | CLONE_THREAD, (long)stack,
-				0, 0, (long)tls);
+	return app_clone_thread(t, (flags & ~tid_writes) | CLONE_VM | CLONE_THREAD, (long)stack, 0,
+				0, (long)tls);
 }
 
 struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_regs *r,
@@ -373,6 +372,11 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		return 0; /* not a result: syscall_dispatch leaves the restored registers */
 	case SYS_clone3:
 		return -ENOSYS; /* glibc falls back to clone, which we handle */
+	case SYS_rseq:
+		/* The kernel would write the CPU number into the app's memory at any moment,
+		 * and restart critical sections at app addresses the thread never runs from (it
+		 * runs translations): no rseq, as glibc copes with (sched_getcpu asks getcpu). */
+		return -ENOSYS;
 	case SYS_clone:
 		return app_clone(t, (unsigned long)a[0], a[1], a[2], a[3], a[4]);
 	case SYS_vfork:

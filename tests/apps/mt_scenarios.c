@@ -11,13 +11,16 @@
  *   signals    pthread_kill and tgkill between threads, to handlers
  *   before     threads created before the region, running across its start and stop
  *   both_start two threads reach the start mark at the same time: one region
+ *   cpus       threads ask sched_getcpu (which reads rseq's cpu_id when glibc registered it)
  */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -282,21 +285,47 @@ static void both_start(void)
 	STOP();
 }
 
+/* ---- cpus ---- */
+static void *ask_cpu(void *arg)
+{
+	long valid = 0;
+	for (int i = 0; i < 1000; i++) {
+		valid += sched_getcpu() >= 0;
+		work(i, 100);
+	}
+	*(long *)arg = valid;
+	return NULL;
+}
+static void cpus(void)
+{
+	START();
+	pthread_t t[2];
+	long valid[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, ask_cpu, &valid[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	say("cpus: rseq %ld, %ld valid answers of sched_getcpu\n", __rseq_size > 0,
+	    valid[0] + valid[1]);
+	STOP();
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		void (*run)(void);
-	} scenarios[] = {{"racy", racy},	 {"queue", queue},
-			 {"short", short_lived}, {"exits", exits},
-			 {"sleeper", sleeper},	 {"signals", signals_between_threads},
-			 {"before", before},	 {"both_start", both_start}};
+	} scenarios[] = {
+	    {"racy", racy},	{"queue", queue},	    {"short", short_lived},
+	    {"exits", exits},	{"sleeper", sleeper},	    {"signals", signals_between_threads},
+	    {"before", before}, {"both_start", both_start}, {"cpus", cpus}};
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof scenarios[0]; i++)
 		if (!strcmp(argv[1], scenarios[i].name)) {
 			scenarios[i].run();
 			return 0;
 		}
 	fprintf(stderr,
-		"usage: mt_scenarios racy|queue|short|exits|sleeper|signals|before|both_start\n");
+		"usage: mt_scenarios racy|queue|short|exits|sleeper|signals|before|both_start|"
+		"cpus\n");
 	return 2;
 }
