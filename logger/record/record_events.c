@@ -60,12 +60,13 @@ static size_t copy_readable(struct pinball_mem_write *w, size_t kept, uint8_t **
 }
 
 /* What of a call reached the logger's stdout or stderr, and writes the model does not
- * know (the clear_child_tid word a thread's exit zeroes). */
+ * know (what a thread's exit does to its robust futexes and clear_child_tid word). */
 struct extra {
 	uint32_t stream;      /* 1, 2; 0: nothing */
 	const uint8_t *bytes; /* moved inside the kernel (NULL: they are in app memory) */
 	size_t len;
-	struct pinball_mem_write write; /* len 0: none */
+	const struct pinball_mem_write *writes;
+	size_t nwrites;
 };
 
 static struct record *new_event(struct jit_thread *t, enum pinball_event_kind kind, size_t extra)
@@ -86,11 +87,13 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 			  "warning: syscall %s is not modelled for these arguments: what it writes "
 			  "to memory is not recorded (the replayer will say so)%s",
 			  "");
-	size_t data = x->len + x->write.len;
+	size_t data = x->len;
 	for (int i = 0; i < n; i++)
 		data += writes[i].len;
+	for (size_t i = 0; i < x->nwrites; i++)
+		data += x->writes[i].len;
 	/* Room for every range split into readable runs (at worst one per other page). */
-	size_t slots = (size_t)(n > 0 ? n : 0) + data / PAGE + 2;
+	size_t slots = (size_t)(n > 0 ? n : 0) + x->nwrites + data / PAGE + 2;
 	struct record *r =
 	    new_event(t, PINBALL_EV_SYSCALL, slots * sizeof(struct pinball_mem_write) + data);
 	struct pinball_mem_write *w = (struct pinball_mem_write *)r->data;
@@ -98,10 +101,10 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 	size_t kept = 0;
 	for (int i = 0; i < n; i++)
 		kept = copy_readable(w, kept, &bytes, writes[i].addr, writes[i].len);
-	if (x->write.len) {
-		memcpy(bytes, x->write.data, x->write.len);
-		w[kept++] = (struct pinball_mem_write){x->write.addr, bytes, x->write.len};
-		bytes += x->write.len;
+	for (size_t i = 0; i < x->nwrites; i++) {
+		memcpy(bytes, x->writes[i].data, x->writes[i].len);
+		w[kept++] = (struct pinball_mem_write){x->writes[i].addr, bytes, x->writes[i].len};
+		bytes += x->writes[i].len;
 	}
 	r->u.event.ev.syscall.nr = (uint64_t)nr;
 	for (int i = 0; i < 6; i++)
@@ -151,7 +154,7 @@ bool record_echoed_copy(struct jit_thread *t, long nr, const long args[6])
 	long result;
 	bool done = output_echo_copy(nr, args, buf, CHUNK, &result);
 	if (done) {
-		struct extra x = {stream, buf, result > 0 ? (size_t)result : 0, {0}};
+		struct extra x = {stream, buf, result > 0 ? (size_t)result : 0, NULL, 0};
 		record_syscall_extra(t, nr, args, result, &x);
 		jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)result);
 	}
@@ -169,12 +172,10 @@ void record_refused(struct jit_thread *t, long nr, const long args[6])
 	jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)-ENOSYS);
 }
 
-void record_thread_exit(struct jit_thread *t, const long args[6], uint64_t clear_child_tid)
+void record_thread_exit(struct jit_thread *t, const long args[6],
+			const struct pinball_mem_write *writes, size_t nwrites)
 {
-	static const uint8_t zero[4];
-	struct extra x = {0};
-	if (clear_child_tid)
-		x.write = (struct pinball_mem_write){clear_child_tid, zero, sizeof zero};
+	struct extra x = {.writes = writes, .nwrites = nwrites};
 	record_syscall_extra(t, SYS_exit, args, 0, &x);
 }
 

@@ -1,12 +1,10 @@
 #include "recorder.h"
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <linux/sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 
 #include "first_touch.h"
 #include "instrument.h"
@@ -203,26 +201,13 @@ static void exit_in_region(struct jit_thread *t, long nr, const long args[6])
 	end_region(t, jit_thread_icount(t));
 }
 
-/* What the kernel does at a thread's exit to its clear_child_tid word (pthread_join waits
- * on it), done now, while the thread holds the baton, instead of later at a moment no
- * schedule records (another thread could read the word either side of it): zeroed, its
- * waiters woken, and the kernel told there is nothing left to clear. */
-static void clear_child_tid_now(uint64_t addr)
-{
-	if (!addr)
-		return;
-	rt_syscall1(SYS_set_tid_address, 0);
-	static const uint32_t zero;
-	struct iovec local = {(void *)&zero, sizeof zero}, remote = {(void *)addr, sizeof zero};
-	rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1, 0);
-	rt_syscall6(SYS_futex, (long)addr, FUTEX_WAKE, 1 << 30, 0, 0, 0);
-}
-
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
 {
 	(void)arg;
 	if (nr == SYS_set_tid_address)
-		region_thread_set_clear_tid(t, (uint64_t)args[0]);
+		region_thread_exit_words(t)->clear_tid = (uint64_t)args[0];
+	if (nr == SYS_set_robust_list)
+		region_thread_exit_words(t)->robust_list = (uint64_t)args[0];
 	if (!recording()) {
 		if (nr == SYS_exit)
 			region_thread_exits(t);
@@ -242,10 +227,7 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void 
 		return false;
 	}
 	if (nr == SYS_exit) {
-		uint64_t clear_tid = region_thread_clear_tid(t);
-		clear_child_tid_now(clear_tid);
-		record_thread_exit(t, args, clear_tid);
-		region_thread_exits(t);
+		thread_exit_in_region(t, args);
 		return false;
 	}
 	region_thread_syscall_enter(t);
@@ -292,7 +274,7 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 	}
 	bool child = is_thread_clone(nr, args) && result > 0 && newest_thread;
 	if (child && (args[0] & CLONE_CHILD_CLEARTID))
-		region_thread_set_clear_tid(newest_thread, (uint64_t)args[3]);
+		region_thread_exit_words(newest_thread)->clear_tid = (uint64_t)args[3];
 	if (!recording())
 		return;
 	region_thread_syscall_return(t, nr);

@@ -45,8 +45,9 @@ void record_syscall(struct jit_thread *t, long nr, const long args[6], long resu
 bool record_echoed_copy(struct jit_thread *t, long nr, const long args[6]);
 /* A syscall whose effects cannot be recorded fails with ENOSYS, recorded. */
 void record_refused(struct jit_thread *t, long nr, const long args[6]);
-/* The thread's exit (SYS_exit): the kernel clears its clear_child_tid word. */
-void record_thread_exit(struct jit_thread *t, const long args[6], uint64_t clear_child_tid);
+/* The thread's exit (SYS_exit) with the words the recorder wrote for the kernel. */
+void record_thread_exit(struct jit_thread *t, const long args[6],
+			const struct pinball_mem_write *writes, size_t nwrites);
 void record_thread_create(struct jit_thread *parent, uint32_t child_tid, uint64_t flags);
 /* Prepares the memory the kernel will use for nr (first-touch: the pages it needs). */
 void prepare_memory(long nr, const long args[6]);
@@ -75,8 +76,14 @@ void region_thread_resume(struct jit_thread *t, long result);
 void region_thread_exits(struct jit_thread *t);
 /* A time-slice check at every block start, while the region records. */
 void region_instrument_block(struct jit_block *b);
-/* The clear_child_tid address of a thread (clone, set_tid_address). */
-void region_thread_set_clear_tid(struct jit_thread *t, uint64_t addr);
-uint64_t region_thread_clear_tid(const struct jit_thread *t);
+/* What the kernel does to app memory at a thread's exit, as the app set it up. */
+struct exit_words {
+	uint64_t clear_tid;   /* zeroed, its waiters woken (clone, set_tid_address) */
+	uint64_t robust_list; /* robust futexes the thread holds (set_robust_list) */
+};
+struct exit_words *region_thread_exit_words(const struct jit_thread *t);
+
+/* thread_exit.c: a thread leaves the region by SYS_exit (other threads go on). */
+void thread_exit_in_region(struct jit_thread *t, const long args[6]);
 
 #endif

@@ -37,7 +37,7 @@ struct rec_thread {
 	enum waiting waits;
 	uint64_t wait_icount; /* region-relative */
 	long wait_result;
-	uint64_t clear_tid; /* the word the kernel zeroes at its exit */
+	struct exit_words exit_words; /* kept from region to region */
 };
 
 static int state_slot = -1, budget_slot = -1;
@@ -119,14 +119,9 @@ uint64_t region_callout_icount(const struct jit_callout *c)
 	return jit_callout_icount(c) - state_of(c->thread)->start_icount;
 }
 
-void region_thread_set_clear_tid(struct jit_thread *t, uint64_t addr)
+struct exit_words *region_thread_exit_words(const struct jit_thread *t)
 {
-	state_of(t)->clear_tid = addr;
-}
-
-uint64_t region_thread_clear_tid(const struct jit_thread *t)
-{
-	return state_of(t)->clear_tid;
+	return &state_of(t)->exit_words;
 }
 
 /* ---- start and end states ---- */
@@ -253,7 +248,7 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 		struct rec_thread *st = state_of(t);
 		if (!st || st->gone)
 			continue;
-		*st = (struct rec_thread){.region = rec.region, .clear_tid = st->clear_tid};
+		*st = (struct rec_thread){.region = rec.region, .exit_words = st->exit_words};
 		jit_thread_slot_set(t, budget_slot, 0);
 		long nr;
 		if (t == self)

@@ -12,7 +12,10 @@
  *   before     threads created before the region, running across its start and stop
  *   both_start two threads reach the start mark at the same time: one region
  *   cpus       threads ask sched_getcpu (which reads rseq's cpu_id when glibc registered it)
+ *   robust     threads exit holding robust mutexes, one with main waiting on it: the kernel
+ *              marks them owner-dead at the exit
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -310,15 +313,56 @@ static void cpus(void)
 	STOP();
 }
 
+/* ---- robust ---- */
+static pthread_mutex_t robust_mutex[2];
+static atomic_int robust_held;
+static void *hold_and_exit(void *arg)
+{
+	pthread_mutex_lock(&robust_mutex[(long)arg]);
+	atomic_fetch_add(&robust_held, 1);
+	if ((long)arg == 0)
+		usleep(20000); /* main is likely waiting on it by now */
+	return NULL;
+}
+static int lock_dead(pthread_mutex_t *m)
+{
+	int r = pthread_mutex_lock(m);
+	if (r == EOWNERDEAD)
+		pthread_mutex_consistent(m);
+	pthread_mutex_unlock(m);
+	return r;
+}
+static void robust(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	for (int i = 0; i < 2; i++)
+		pthread_mutex_init(&robust_mutex[i], &a);
+	START();
+	pthread_t t[2];
+	pthread_create(&t[0], NULL, hold_and_exit, (void *)0L);
+	while (atomic_load(&robust_held) < 1)
+		sched_yield();
+	long waited = lock_dead(&robust_mutex[0]) == EOWNERDEAD;
+	pthread_create(&t[1], NULL, hold_and_exit, (void *)1L);
+	pthread_join(t[1], NULL);
+	long after = lock_dead(&robust_mutex[1]) == EOWNERDEAD;
+	pthread_join(t[0], NULL);
+	say("robust: owner dead while waiting %ld, after the exit %ld\n", waited, after);
+	STOP();
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		void (*run)(void);
-	} scenarios[] = {
-	    {"racy", racy},	{"queue", queue},	    {"short", short_lived},
-	    {"exits", exits},	{"sleeper", sleeper},	    {"signals", signals_between_threads},
-	    {"before", before}, {"both_start", both_start}, {"cpus", cpus}};
+	} scenarios[] = {{"racy", racy},	 {"queue", queue},
+			 {"short", short_lived}, {"exits", exits},
+			 {"sleeper", sleeper},	 {"signals", signals_between_threads},
+			 {"before", before},	 {"both_start", both_start},
+			 {"cpus", cpus},	 {"robust", robust}};
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof scenarios[0]; i++)
 		if (!strcmp(argv[1], scenarios[i].name)) {
 			scenarios[i].run();
@@ -326,6 +370,6 @@ int main(int argc, char **argv)
 		}
 	fprintf(stderr,
 		"usage: mt_scenarios racy|queue|short|exits|sleeper|signals|before|both_start|"
-		"cpus\n");
+		"cpus|robust\n");
 	return 2;
 }
