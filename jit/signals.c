@@ -432,10 +432,10 @@ long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64
 	return 0;
 }
 
-void signals_inherit_mask(struct jit_thread *child, const struct jit_thread *parent)
+void signals_inherit_mask(struct jit_thread *child)
 {
-	if (child->signals && parent->signals)
-		child->signals->mask = parent->signals->mask;
+	if (child->signals)
+		child->signals->mask = child->start_mask;
 }
 
 void signals_deliver_pending(struct jit_thread *t)

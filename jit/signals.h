@@ -38,8 +38,8 @@ long signals_app_sigaltstack(struct jit_thread *t, uint64_t ss, uint64_t old_ss)
 /* rt_sigprocmask as the app sees it (its mask; the real one keeps fault signals open). */
 long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64_t oldset,
 			     uint64_t size);
-/* A new thread starts with its parent's mask. */
-void signals_inherit_mask(struct jit_thread *child, const struct jit_thread *parent);
+/* A new thread starts with its parent's mask, as it was at the clone (child->start_mask). */
+void signals_inherit_mask(struct jit_thread *child);
 
 /* rt_sigreturn: restores t from the frame on its stack (dies by SIGSEGV on a bad one). */
 void signals_sigreturn(struct jit_thread *t);

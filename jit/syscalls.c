@@ -90,6 +90,9 @@ static void child_state(struct jit_thread *c, struct jit_thread *t, unsigned lon
 	memcpy(c->xsave_area, t->xsave_area, sizeof c->xsave_area);
 	c->app_pc = t->app_pc;
 	c->parent = t;
+	/* Read now: once the clone returns, the parent may change its mask (pthread_create
+	 * blocks every signal around the clone and then unblocks them) before the child runs. */
+	c->start_mask = jit_thread_sigmask(t);
 }
 
 /* Starts thread block c (its state set) as a new kernel thread of the app: clients see it
@@ -139,6 +142,7 @@ struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_re
 		jit_thread_set_regs(c, r);
 		jit_thread_set_xsave(c, xsave, xsave_len);
 		c->parent = self;
+		c->start_mask = jit_thread_sigmask(self);
 		const unsigned long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
 					    CLONE_THREAD | CLONE_SYSVSEM;
 		if (start_thread(c, flags, 0, 0) < 0)
@@ -155,7 +159,7 @@ void jit_child_start(struct jit_thread *c)
 {
 	c->os_tid = (int32_t)rt_gettid();
 	signals_init_thread(c);
-	signals_inherit_mask(c, c->parent);
+	signals_inherit_mask(c);
 	if (c->vfork_child) {
 		/* Counted as in the runtime until now (see app_clone_vfork): enter the cache as
 		 * jit_dispatch leaves it, where the code may have changed meanwhile. */

@@ -84,7 +84,8 @@ struct jit_thread {
 	bool safe_point_pending;
 	struct pending_signals *signals; /* received for the app, not delivered yet */
 	struct jit_thread *parent;	 /* the thread that created it */
-	int in_runtime;			 /* between leaving and re-entering the cache */
+	uint64_t start_mask; /* the app's signal mask it starts with: its parent's at the clone */
+	int in_runtime;	     /* between leaving and re-entering the cache */
 	int exited;
 	int reclaimed;
 	uint32_t tid; /* Pin-style thread number, from 0 in creation order */

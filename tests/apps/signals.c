@@ -1,12 +1,14 @@
 /* Signal behaviours a program relies on, scenario by argv[1]; prints what it observed, the
  * same natively and under the logger. */
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,6 +146,41 @@ static void suspend(void)
 	printf("after sigsuspend: hits %d, errno %s\n", (int)hits, strerror(errno));
 }
 
+/* A thread starts with the mask its parent had at the clone, even when the parent changes
+ * its own right after (as pthread_create does) before the child runs. */
+static volatile uint64_t child_mask;
+static volatile int child_done;
+static int report_mask(void *arg)
+{
+	(void)arg;
+	uint64_t mask = 0;
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &mask, sizeof mask);
+	child_mask = mask;
+	__atomic_store_n(&child_done, 1, __ATOMIC_RELEASE);
+	syscall(SYS_exit, 0); /* the thread only: it shares everything */
+	return 0;
+}
+static void clone_mask(void)
+{
+	static char stacks[20][16384] __attribute__((aligned(16)));
+	int inherited = 0;
+	for (int i = 0; i < 20; i++) {
+		sigset_t all, old;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, &old);
+		child_done = 0;
+		clone(report_mask, stacks[i] + sizeof stacks[i],
+		      CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+			  CLONE_SYSVSEM,
+		      NULL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		while (!__atomic_load_n(&child_done, __ATOMIC_ACQUIRE))
+			sched_yield();
+		inherited += (child_mask & (1ull << (SIGUSR1 - 1))) != 0;
+	}
+	printf("threads that started with the parent's mask at the clone: %d of 20\n", inherited);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -161,6 +198,8 @@ int main(int argc, char **argv)
 		resethand_nodefer();
 	else if (!strcmp(what, "suspend"))
 		suspend();
+	else if (!strcmp(what, "clone_mask"))
+		clone_mask();
 	else
 		return 2;
 	return 0;
