@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "recorder.h"
+
 #define KNOB(name, kind, field, value, help)                                                       \
 	{                                                                                          \
 		name, kind, offsetof(struct logger_knobs, field), value, help, 0                   \
@@ -21,7 +23,7 @@ static const struct knob logger_knobs[] = {
      .offset = offsetof(struct logger_knobs, slice),
      .value = "N",
      .help = "in a region, a thread runs N instructions before another waiting thread "
-	     "gets its turn (default 100000)",
+	     "gets its turn (0: the default)",
      .max = 1ull << 40},
     KNOB("-jit:check_native_exec", KNOB_BOOL, check_native_exec, NULL,
 	 "keep app code non-executable, so any escape from the cache faults"),
@@ -43,8 +45,11 @@ static const struct knob logger_knobs[] = {
 
 int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 {
-	*k = (struct logger_knobs){
-	    .log = true, .basename = "pinball/log", .follow_execv = true, .pinplay_control = true};
+	*k = (struct logger_knobs){.log = true,
+				   .basename = "pinball/log",
+				   .slice = RECORDER_DEFAULT_SLICE,
+				   .follow_execv = true,
+				   .pinplay_control = true};
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "logger: error: out of memory\n");
 		return 2;

@@ -1,5 +1,8 @@
 #include "baton.h"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+
 #include "rt_syscall.h"
 
 /* Tickets: a waiter takes `next`; the holder's ticket is `serving`, the futex word the
@@ -28,6 +31,13 @@ void baton_disable(void)
 	rt_futex_wake(&b.serving, 1 << 30);
 }
 
+/* Each waiter sleeps on the bit of its ticket, so that a release wakes the next waiter
+ * only (and those 32 tickets further, which look and sleep again). */
+static unsigned ticket_bit(int ticket)
+{
+	return 1u << ((unsigned)ticket & 31);
+}
+
 bool baton_acquire(void)
 {
 	unsigned generation = __atomic_load_n(&b.generation, __ATOMIC_SEQ_CST);
@@ -40,14 +50,16 @@ bool baton_acquire(void)
 			return false;
 		if (serving == ticket)
 			return true;
-		rt_futex_wait(&b.serving, serving);
+		rt_syscall6(SYS_futex, (long)&b.serving, FUTEX_WAIT_BITSET_PRIVATE, serving, 0, 0,
+			    ticket_bit(ticket));
 	}
 }
 
 void baton_release(void)
 {
-	__atomic_add_fetch(&b.serving, 1, __ATOMIC_SEQ_CST);
-	rt_futex_wake(&b.serving, 1 << 30);
+	int serving = __atomic_add_fetch(&b.serving, 1, __ATOMIC_SEQ_CST);
+	rt_syscall6(SYS_futex, (long)&b.serving, FUTEX_WAKE_BITSET_PRIVATE, 1 << 30, 0, 0,
+		    ticket_bit(serving));
 }
 
 bool baton_wanted(void)

@@ -19,7 +19,7 @@ struct recorder_options {
 };
 
 /* The time slice of a region's threads when none is given (-log:slice). */
-#define RECORDER_DEFAULT_SLICE 100000
+#define RECORDER_DEFAULT_SLICE 10000000
 
 /* Registers the recorder with the JIT (before the app starts). The writer thread must be
  * running. */

@@ -42,6 +42,11 @@ struct rec_thread {
 
 static int state_slot = -1, budget_slot = -1;
 
+/* The time slices' checks (a budget check at every block start, and at every PAUSE) matter
+ * only when another thread can want the baton: a region of one thread runs without them
+ * (they took a third of its recording time), and gets them when a second thread is born. */
+static bool slices_checked;
+
 static struct rec_thread *state_of(const struct jit_thread *t)
 {
 	return (struct rec_thread *)jit_thread_slot_get(t, state_slot);
@@ -99,6 +104,11 @@ void region_thread_new(struct jit_thread *t)
 		st->waits = AT_BOUNDARY;
 		st->start_icount = jit_thread_icount(t);
 		tell_observer(t, CONTROL_EVENT_START, st->start_icount);
+		if (!slices_checked) {
+			/* before the kernel makes the thread: its first block has the check */
+			slices_checked = true;
+			jit_request_retranslation();
+		}
 	}
 	jit_thread_slot_set(t, budget_slot, 0);
 }
@@ -243,6 +253,7 @@ static void acquire(struct jit_thread *t, struct rec_thread *st, enum waiting wh
 
 void region_threads_begin(struct jit_thread *self, uint64_t icount)
 {
+	slices_checked = jit_thread_live_count() > 1;
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		struct jit_thread *t = jit_thread_at(i);
 		struct rec_thread *st = state_of(t);
@@ -396,6 +407,8 @@ static void pause_check(const struct jit_callout *c)
 
 void region_instrument_block(struct jit_block *b)
 {
+	if (!slices_checked)
+		return;
 	jit_insert_budget_check(b, budget_slot, slice_check, NULL);
 	for (size_t i = 0; i < jit_block_length(b); i++)
 		if (jit_block_insn(b, i)->mnemonic == ZYDIS_MNEMONIC_PAUSE)
