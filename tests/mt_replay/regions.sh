@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Usage: regions.sh LOGGER REPLAYER THREADS_APP MT_SCENARIOS
-# Regions in the middle of multithreaded runs replay on their own: an icount region counted
-# over all threads, uniform regions (each thread's chain starts some), a region from a
-# thread function's address.
+# Regions in the middle of multithreaded runs replay on their own, ten recordings each: an
+# icount region counted over all threads, uniform regions (each thread's chain starts
+# some), a region from a thread function's address.
 set -uo pipefail
 logger=$1 replayer=$2 threads=$3 scenarios=$4
 work=$(mktemp -d)
@@ -18,7 +18,7 @@ replays() { # BASENAME MIN MAX: every pinball of a recording replays
 		echo "ok   ${meta##*/}: $out"
 	done
 }
-for run in 1 2 3; do
+for run in $(seq 1 10); do
 	rm -rf "$work"/*
 	"$logger" -log:basename "$work/icount" \
 		-control start:icount:100000:global,stop:icount:600000:global \
