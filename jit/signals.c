@@ -573,7 +573,9 @@ void jit_set_app_sigstack(struct jit_thread *t, const struct jit_sigstack *s)
 
 uint64_t jit_thread_sigmask(const struct jit_thread *t)
 {
-	return current_mask(t);
+	/* A thread the kernel made that has not run yet (a region may end meanwhile) has the
+	 * mask it will start with. */
+	return t->signals ? current_mask(t) : t->start_mask;
 }
 
 void jit_thread_set_sigmask(struct jit_thread *t, uint64_t mask)
