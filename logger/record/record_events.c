@@ -2,6 +2,7 @@
  * byte the kernel wrote to app memory (from the syscall model), what reached the logger's
  * stdout and stderr, and thread creations and exits. App threads, TLS-free. */
 #include <errno.h>
+#include <linux/sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -121,12 +122,40 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 	record_push(r);
 }
 
+/* The tid words a thread's clone has the kernel write (CLONE_PARENT_SETTID, and
+ * CLONE_CHILD_SETTID: the same memory) hold the child's tid from the clone on, before the
+ * child runs. Read back after the call they may not: the kernel writes the child's word
+ * when the child first runs, and a child that already exited inside the region zeroed
+ * them. Returns how many of w (2) are set. */
+static size_t clone_tid_writes(long nr, const long a[6], long result, const uint32_t *tid,
+			       struct pinball_mem_write w[2])
+{
+	struct {
+		uint64_t flags, pidfd, child_tid, parent_tid;
+	} c = {(uint64_t)a[0], 0, (uint64_t)a[3], (uint64_t)a[2]};
+	if (result <= 0 || (nr != SYS_clone && nr != SYS_clone3) ||
+	    (nr == SYS_clone3 && !jit_read_app_memory(&c, (uint64_t)a[0], sizeof c)))
+		return 0;
+	if (!(c.flags & CLONE_THREAD))
+		return 0;
+	size_t n = 0;
+	if (c.flags & CLONE_PARENT_SETTID)
+		w[n++] = (struct pinball_mem_write){c.parent_tid, (const uint8_t *)tid, 4};
+	if (c.flags & CLONE_CHILD_SETTID)
+		w[n++] = (struct pinball_mem_write){c.child_tid, (const uint8_t *)tid, 4};
+	return n;
+}
+
 /* A call as the kernel made it; what it wrote from app memory to the logger's stdout or
  * stderr is marked for the replay's echo. */
 void record_syscall(struct jit_thread *t, long nr, const long args[6], long result)
 {
 	int fd_arg;
 	struct extra x = {0};
+	const uint32_t child_tid = (uint32_t)result;
+	struct pinball_mem_write tid_writes[2];
+	x.writes = tid_writes; /* applied after the model's copies of the same words */
+	x.nwrites = clone_tid_writes(nr, args, result, &child_tid, tid_writes);
 	enum syscall_output output = syscall_output(nr, &fd_arg);
 	if (result > 0 && output != SYSCALL_OUTPUT_NONE)
 		x.stream = output_echo_stream((int)args[fd_arg]);

@@ -14,8 +14,11 @@
  *   cpus       threads ask sched_getcpu (which reads rseq's cpu_id when glibc registered it)
  *   robust     threads exit holding robust mutexes, one with main waiting on it: the kernel
  *              marks them owner-dead at the exit
+ *   raw_clone  threads made by clone(2) itself with the flags Go's runtime uses, and with
+ *              the kernel's tid writes (PARENT_SETTID, CHILD_SETTID, CHILD_CLEARTID)
  */
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -353,16 +356,57 @@ static void robust(void)
 	STOP();
 }
 
+/* ---- raw_clone ---- */
+static int raw_tid[3];
+static long raw_result[3];
+static atomic_int raw_done[3];
+static int raw_worker(void *arg)
+{
+	long i = (long)arg;
+	raw_result[i] = work(i + 7, 50000);
+	atomic_store(&raw_done[i], 1);
+	syscall(SYS_exit, 0); /* this thread only */
+	return 0;
+}
+static void raw_clone(void)
+{
+	static char stacks[3][65536] __attribute__((aligned(16)));
+	const int go_flags =
+	    CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_SYSVSEM | CLONE_THREAD;
+	/* PARENT_SETTID makes the word the tid before clone returns, so that the wait below
+	 * cannot see it zero before the thread ran */
+	const int tid_flags[3] = {0, CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID,
+				  CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID};
+	START();
+	for (long i = 0; i < 3; i++)
+		if (clone(raw_worker, stacks[i] + sizeof stacks[i], go_flags | tid_flags[i],
+			  (void *)i, &raw_tid[i], NULL, &raw_tid[i]) < 0)
+			perror("clone");
+	while (!atomic_load(&raw_done[0]))
+		sched_yield();
+	long cleared = 0;
+	for (int i = 1; i < 3; i++) {
+		/* as pthread_join: the kernel zeroes the word at the thread's exit, and wakes */
+		int seen;
+		while ((seen = __atomic_load_n(&raw_tid[i], __ATOMIC_ACQUIRE)) != 0)
+			syscall(SYS_futex, &raw_tid[i], FUTEX_WAIT, seen, NULL, NULL, 0);
+		cleared++;
+	}
+	say("raw clone: %ld, tid words cleared %ld\n",
+	    raw_result[0] + raw_result[1] + raw_result[2], cleared);
+	STOP();
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		void (*run)(void);
-	} scenarios[] = {{"racy", racy},	 {"queue", queue},
-			 {"short", short_lived}, {"exits", exits},
-			 {"sleeper", sleeper},	 {"signals", signals_between_threads},
-			 {"before", before},	 {"both_start", both_start},
-			 {"cpus", cpus},	 {"robust", robust}};
+	} scenarios[] = {
+	    {"racy", racy},	{"queue", queue},	    {"short", short_lived},
+	    {"exits", exits},	{"sleeper", sleeper},	    {"signals", signals_between_threads},
+	    {"before", before}, {"both_start", both_start}, {"cpus", cpus},
+	    {"robust", robust}, {"raw_clone", raw_clone}};
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof scenarios[0]; i++)
 		if (!strcmp(argv[1], scenarios[i].name)) {
 			scenarios[i].run();
@@ -370,6 +414,6 @@ int main(int argc, char **argv)
 		}
 	fprintf(stderr,
 		"usage: mt_scenarios racy|queue|short|exits|sleeper|signals|before|both_start|"
-		"cpus|robust\n");
+		"cpus|robust|raw_clone\n");
 	return 2;
 }
