@@ -8,7 +8,7 @@
  *   exits      threads created and exiting inside the region while main goes on
  *   sleeper    the region starts (in thread 3) while thread 1 sleeps in read(2), which a
  *              write in the region wakes; it stops while thread 2 waits in a futex
- *   signals    pthread_kill and tgkill between threads, to handlers
+ *   signals    pthread_kill and tgkill between threads, kill to the process, to handlers
  *   before     threads created before the region, running across its start and stop
  *   both_start two threads reach the start mark at the same time: one region
  *   cpus       threads ask sched_getcpu (which reads rseq's cpu_id when glibc registered it)
@@ -207,6 +207,12 @@ static void on_usr1(int sig)
 		if (pthread_equal(pthread_self(), targets[i]))
 			hits[i]++;
 }
+static volatile sig_atomic_t process_hits;
+static void on_usr2(int sig)
+{
+	(void)sig;
+	process_hits++; /* whichever thread the kernel chose */
+}
 static _Atomic int shooting_done;
 static void *target(void *arg)
 {
@@ -220,6 +226,8 @@ static void signals_between_threads(void)
 	struct sigaction sa = {0};
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
 	START();
 	for (int i = 0; i < 2; i++)
 		pthread_create(&targets[i], NULL, target, NULL);
@@ -228,14 +236,16 @@ static void signals_between_threads(void)
 		pthread_kill(targets[0], SIGUSR1);
 		syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGUSR1);
 		pthread_kill(targets[1], SIGUSR1);
+		kill(getpid(), SIGUSR2); /* process-directed */
 		/* A signal still pending absorbs another of its kind: one round at a time. */
-		while (hits[0] <= round || hits[1] <= round)
+		while (hits[0] <= round || hits[1] <= round || process_hits <= round)
 			usleep(1000);
 	}
 	atomic_store(&shooting_done, 1);
 	for (int i = 0; i < 2; i++)
 		pthread_join(targets[i], NULL);
 	say("signals: %ld to the threads, %ld to main\n", hits[0] + hits[1], hits[2]);
+	say("signals: %ld to the process, %ld rounds\n", process_hits, 5L);
 	STOP();
 }
 
