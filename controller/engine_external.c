@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine/engine_internal.h"
+#include "jit.h"
 #include "jit_messages.h"
 
 enum { POLL_NS = 2 * 1000 * 1000 };
@@ -286,7 +287,7 @@ static int open_listener(char *err, size_t errlen)
 	}
 	if (port_file_name(err, errlen) || write_port_file(ntohs(addr.sin_port), err, errlen))
 		return -1;
-	return sock;
+	return jit_runtime_fd(sock);
 }
 
 static int start_helper(void *(*fn)(void *), void *arg, char *err, size_t errlen)

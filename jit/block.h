@@ -57,6 +57,7 @@ struct jit_block {
 void instrument_block(struct jit_block *b);
 void instrument_at_exit(int status);
 void instrument_app_dies(struct jit_thread *t, int sig);
+void instrument_before_exec(struct jit_thread *t);
 /* Whether every client lets a vfork child run in the parent's memory now. */
 bool instrument_vfork_shares_memory(void);
 void instrument_thread_start(struct jit_thread *t, uint64_t pc);

@@ -428,6 +428,15 @@ void instrument_app_dies(struct jit_thread *t, int sig)
 			clients[i]->app_dies(t, sig, clients[i]->arg);
 }
 
+void instrument_before_exec(struct jit_thread *t)
+{
+	if (t->vfork_child)
+		return;
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->before_exec)
+			clients[i]->before_exec(t, clients[i]->arg);
+}
+
 void instrument_at_exit(int status)
 {
 	for (int i = 0; i < client_count; i++)

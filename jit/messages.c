@@ -30,14 +30,6 @@ int jit_messages_fd(void)
 	return message_fd;
 }
 
-int messages_move(void)
-{
-	long fd = rt_syscall3(SYS_fcntl, message_fd, F_DUPFD_CLOEXEC, message_fd + 1);
-	if (fd < 0)
-		return (int)fd;
-	message_fd = (int)fd;
-	return 0;
-}
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];

@@ -17,6 +17,7 @@
 #include "proc_self.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
+#include "runtime_fds.h"
 #include "runtime_lock.h"
 #include "signals.h"
 #include "threads.h"
@@ -268,29 +269,52 @@ static size_t count_strings(char *const *v)
 
 /* The runtime lock is free during the exec: a vfork child shares it with its parent, which
  * must find it free once the exec succeeded. */
-static long execve_unlocked(const char *path, char *const *argv, char *const *envp)
+static long exec_unlocked(long nr, const long a[5])
 {
 	runtime_unlock();
-	long r = rt_syscall3(SYS_execve, (long)path, (long)argv, (long)envp);
+	runtime_fds_before_exec();
+	long r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], 0);
+	runtime_fds_after_failed_exec();
 	runtime_lock();
 	return r;
 }
 
+static long execve_unlocked(const char *path, char *const *argv, char *const *envp)
+{
+	return exec_unlocked(SYS_execve, (const long[5]){(long)path, (long)argv, (long)envp});
+}
+
+static char *const *exec_knobs;
+
+void jit_set_exec_knobs(char *const *knobs)
+{
+	exec_knobs = knobs;
+}
+
 static long app_execve(struct jit_thread *t, const char *path, char *const *argv, char *const *envp)
 {
-	if (!jit_config.follow_execv)
-		return execve_unlocked(path, argv, envp);
 	long check = exec_precheck(path);
+	if (!jit_config.follow_execv) {
+		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
+		if (check == 0 || check == -ENOEXEC)
+			instrument_before_exec(t);
+		return execve_unlocked(path, argv, envp);
+	}
 	if (check < 0)
 		return check;
+	instrument_before_exec(t);
 	size_t prefix = count_strings(jit_config.reexec_argv);
+	char *const *extra = t->vfork_child ? NULL : exec_knobs;
+	size_t nextra = count_strings(extra);
 	size_t args = count_strings(argv);
-	char **nargv = rt_calloc(prefix + args + 5, sizeof *nargv);
+	char **nargv = rt_calloc(prefix + nextra + args + 5, sizeof *nargv);
 	if (!nargv)
 		return -ENOMEM;
 	size_t k = 0;
 	for (size_t i = 0; i < prefix; i++)
 		nargv[k++] = jit_config.reexec_argv[i];
+	for (size_t i = 0; i < nextra; i++)
+		nargv[k++] = extra[i];
 	if (args > 0) {
 		nargv[k++] = "-jit:argv0";
 		nargv[k++] = argv[0];
@@ -303,27 +327,6 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	long r = execve_unlocked(nargv[0], nargv, envp);
 	t->exec_argv = NULL;
 	rt_free(nargv);
-	return r;
-}
-
-/* The runtime's message descriptor is invisible to the app: it cannot close it. */
-static long app_close(int fd)
-{
-	if (fd == jit_messages_fd())
-		return -EBADF;
-	return rt_close(fd);
-}
-
-static long app_close_range(unsigned first, unsigned last, unsigned flags)
-{
-	unsigned mine = (unsigned)jit_messages_fd();
-	if (mine < first || mine > last)
-		return rt_syscall3(SYS_close_range, first, last, flags);
-	long r = 0;
-	if (mine > first)
-		r = rt_syscall3(SYS_close_range, first, mine - 1, flags);
-	if (r == 0 && mine < last)
-		r = rt_syscall3(SYS_close_range, mine + 1, last, flags);
 	return r;
 }
 
@@ -392,7 +395,8 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_execveat:
 		if (jit_config.follow_execv)
 			jit_fatal("execveat is not supported yet under -follow_execv 1");
-		break;
+		instrument_before_exec(t);
+		return exec_unlocked(nr, a);
 	case SYS_readlink:
 		if (proc_self_readlink(AT_FDCWD, (const char *)a[0], (char *)a[1], a[2], &r))
 			return r;
@@ -409,23 +413,16 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		if (proc_self_open((int)a[0], (const char *)a[1], (int)a[2], (int)a[3], &r))
 			return r;
 		break;
-	case SYS_close:
-		return app_close((int)a[0]);
-	case SYS_close_range:
-		return app_close_range((unsigned)a[0], (unsigned)a[1], (unsigned)a[2]);
-	case SYS_dup2:
-	case SYS_dup3:
-		if (a[1] == jit_messages_fd() && messages_move() < 0)
-			return -EMFILE;
-		break;
 	default:
+		if (runtime_fds_syscall(nr, a, &r))
+			return r;
 		break;
 	}
 	/* The kernel's own work, which may block: other threads may use the runtime meanwhile. */
 	runtime_unlock();
 	r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	runtime_lock();
-	return r;
+	return runtime_fds_result(nr, a, r);
 }
 
 void syscall_dispatch(struct jit_thread *t)

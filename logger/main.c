@@ -18,22 +18,39 @@
 extern char **environ;
 
 /* The driver's path and knobs, for re-executing itself when the app calls execve. The
- * -jit:argv0 knob is per-program, so it is left out. */
+ * knobs about one image (-jit:argv0, -log:first_region) are left out: the runtime gives
+ * the next image its own. The first process names itself as the root of every later one. */
 static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
 {
-	char **v = calloc((size_t)k->knob_end + 1, sizeof *v);
+	char **v = calloc((size_t)k->knob_end + 3, sizeof *v);
 	if (!v)
 		return NULL;
 	int n = 0;
 	v[n++] = (char *)self;
 	for (int i = 1; i < k->knob_end; i++) {
-		if (!strcmp(argv[i], "-jit:argv0")) {
+		if (!strcmp(argv[i], "-jit:argv0") || !strcmp(argv[i], "-log:first_region")) {
 			i++;
 			continue;
 		}
 		v[n++] = argv[i];
 	}
+	if (!k->root_pid) {
+		static char pid[24];
+		snprintf(pid, sizeof pid, "%d", (int)getpid());
+		v[n++] = "-log:root_pid";
+		v[n++] = pid;
+	}
 	return v;
+}
+
+/* B for the process the user started, B.pid<PID> for the others (forked, then exec'd). */
+static const char *process_basename(const struct logger_knobs *k)
+{
+	if (!k->root_pid || k->root_pid == (uint64_t)getpid())
+		return k->basename;
+	static char name[PATH_MAX];
+	snprintf(name, sizeof name, "%s.pid%d", k->basename, (int)getpid());
+	return name;
 }
 
 /* The controller's events go to the recorder (global regions), then the analysis tools. */
@@ -88,14 +105,17 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 	}
 	static struct pinball_header header;
 	header_describe_run(&header, app_argc, app_argv, environ);
+	pinball_set_fd_policy(jit_runtime_fd, jit_runtime_fd_close);
 	char err[512];
 	if (writer_thread_start(&header, err, sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return -1;
 	}
 	static struct recorder_options options;
-	options.basename = k->basename;
+	options.basename = process_basename(k);
+	options.first_region = (uint32_t)k->first_region;
 	options.fat = k->fat;
+	options.quiet = k->quiet;
 	options.slice = k->slice;
 	options.stdout_file = file_id_of(1);
 	options.stderr_file = file_id_of(2);

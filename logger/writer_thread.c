@@ -12,12 +12,35 @@ static struct pinball_header template;
 struct writer_state {
 	struct pinball_writer *w;
 	char error[PINBALL_ERR_MAX];
+	char base[256];
+	char start[128];   /* what started the region */
+	char written[640]; /* what the user is told of a finished pinball */
 };
 
 static void fail(struct writer_state *s, const char *msg)
 {
 	if (!s->error[0])
 		snprintf(s->error, sizeof s->error, "%s", msg);
+}
+
+static void describe_cause(char *buf, size_t cap, const struct pinball_cause *c)
+{
+	snprintf(buf, cap, "%s%s%s", c->kind ? c->kind : "", c->spec && *c->spec ? " " : "",
+		 c->spec ? c->spec : "");
+}
+
+/* "pb/run.0: 1207654 instructions in 1 thread, 3.1 MiB, from control default-start to
+ * exec execve" */
+static void describe_written(struct writer_state *s, const struct pinball_cause *stop)
+{
+	const struct pinball_summary *sum = pinball_writer_summary(s->w);
+	char size[32], end[128];
+	describe_cause(end, sizeof end, stop);
+	snprintf(s->written, sizeof s->written,
+		 "%s: %llu instructions in %u thread%s, %s, from %s to %s", s->base,
+		 (unsigned long long)sum->instructions, sum->threads, sum->threads == 1 ? "" : "s",
+		 pinball_human_size(pinball_writer_file_bytes(s->w), size, sizeof size), s->start,
+		 end);
 }
 
 static void begin(struct writer_state *s, const struct record *r)
@@ -28,6 +51,8 @@ static void begin(struct writer_state *s, const struct record *r)
 	hdr.nsigactions = r->u.begin.nsigactions;
 	hdr.sigactions = r->u.begin.sigactions;
 	hdr.sigstack = r->u.begin.sigstack;
+	snprintf(s->base, sizeof s->base, "%s", r->u.begin.basename);
+	describe_cause(s->start, sizeof s->start, &r->u.begin.cause);
 	char err[PINBALL_ERR_MAX];
 	s->w = pinball_writer_create(r->u.begin.basename, &hdr, err);
 	if (!s->w)
@@ -44,7 +69,7 @@ static void write_record(struct writer_state *s, const struct record *r)
 	if (r->kind == REC_ABORT) {
 		pinball_writer_free(s->w); /* removes the temporary files */
 		s->w = NULL;
-		record_queue_report_done("");
+		record_queue_report_done("", "");
 		return;
 	}
 	if (r->kind == REC_FINISH) {
@@ -54,9 +79,12 @@ static void write_record(struct writer_state *s, const struct record *r)
 			fail(s, pinball_writer_error(s->w));
 		if (!s->w)
 			fail(s, "no pinball was started");
+		s->written[0] = '\0';
+		if (!s->error[0])
+			describe_written(s, &r->u.finish.cause);
 		pinball_writer_free(s->w);
 		s->w = NULL;
-		record_queue_report_done(s->error);
+		record_queue_report_done(s->error, s->written);
 		return;
 	}
 	if (!s->w || s->error[0])
@@ -94,11 +122,18 @@ static void *writer_main(void *arg)
 	static struct writer_state state;
 	for (;;) {
 		struct record *r = record_pop_all();
-		while (r) {
+		while (r && !record_queue_abort_requested()) {
 			struct record *next = r->next;
 			write_record(&state, r);
 			record_release(r);
 			r = next;
+		}
+		if (record_queue_abort_requested()) {
+			/* the process dies: its unfinished pinball goes with it */
+			pinball_writer_free(state.w);
+			state.w = NULL;
+			record_queue_report_aborted();
+			return NULL;
 		}
 	}
 	return NULL;

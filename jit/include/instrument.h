@@ -278,7 +278,17 @@ struct jit_client {
 	 * of the parent's memory instead (a fork the parent waits for): then what it writes
 	 * for the parent, such as posix_spawn's exec error, is lost. */
 	bool (*vfork_shares_memory)(void *arg);
+	/* The thread's execve (or execveat) is about to replace the process: the checks the
+	 * kernel makes first have passed (a call that fails them returns its error to the app
+	 * without this hook), so this is the last moment to finish what must not be lost with
+	 * the process image. Not on a vfork child (see above). */
+	void (*before_exec)(struct jit_thread *t, void *arg);
 };
+
+/* Knobs (NULL-terminated, in the client's static memory, read at each exec) that the
+ * driver re-executed by a followed execve gets after its own: what a process's next image
+ * must know of the current one. Not given to a vfork child's exec, which starts afresh. */
+void jit_set_exec_knobs(char *const *knobs);
 
 /* Ends the process with `status` as the app's exit_group would: the clients' at_exit
  * hooks and the statistics first. */

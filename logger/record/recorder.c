@@ -18,6 +18,7 @@
 #include "rt_string.h"
 #include "rt_syscall.h"
 #include "syscall_model.h"
+#include "written.h"
 
 struct recorder_state rec;
 
@@ -111,12 +112,13 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 
 /* ---- region end ---- */
 
-/* World stopped (or the process exits): every thread's end state, then the pinball. */
-static void end_region(struct jit_thread *t, uint64_t icount)
+/* World stopped (or the process exits or execs): every thread's end state, then the
+ * pinball. t ends inside syscall nr when nr >= 0. */
+static void end_region(struct jit_thread *t, uint64_t icount, long nr)
 {
 	if (!rec.fat)
 		first_touch_end();
-	region_threads_end(t, icount);
+	region_threads_end(t, icount, nr);
 	struct record *r = must_new(REC_FINISH, 0);
 	r->u.finish.cause = rec.cause;
 	r->u.finish.ignored_events = rec.ignored_events;
@@ -124,6 +126,7 @@ static void end_region(struct jit_thread *t, uint64_t icount)
 	const char *err = record_queue_wait_done();
 	if (err[0])
 		jit_fatal("%s", err);
+	written_add(record_queue_written());
 	rec.state = OUT;
 	rec.region++;
 }
@@ -171,7 +174,7 @@ static void safe_point(struct jit_thread *t, uint64_t icount, void *arg)
 	if (rec.state == TO_IN)
 		begin_region(t, icount);
 	else
-		end_region(t, icount);
+		end_region(t, icount, -1);
 	jit_request_retranslation();
 }
 
@@ -198,7 +201,23 @@ static void exit_in_region(struct jit_thread *t, long nr, const long args[6])
 					   .spec = "exit_group",
 					   .tid = jit_thread_id(t),
 					   .icount = jit_thread_icount(t)};
-	end_region(t, jit_thread_icount(t));
+	end_region(t, jit_thread_icount(t), -1);
+}
+
+/* The process image ends in the region: the region ends inside the execve, which the
+ * replay does not make. */
+static void exec_in_region(struct jit_thread *t, long nr)
+{
+	rec.cause = (struct pinball_cause){.kind = "exec",
+					   .spec = nr == SYS_execve ? "execve" : "execveat",
+					   .tid = jit_thread_id(t),
+					   .icount = jit_thread_icount(t)};
+	end_region(t, jit_thread_icount(t), nr);
+}
+
+static bool is_exec(long nr)
+{
+	return nr == SYS_execve || nr == SYS_execveat;
 }
 
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
@@ -230,7 +249,9 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void 
 		thread_exit_in_region(t, args);
 		return false;
 	}
-	region_thread_syscall_enter(t);
+	/* An exec keeps the baton: should it replace the process, the region ends in it. */
+	if (!is_exec(nr))
+		region_thread_syscall_enter(t);
 	return false;
 }
 
@@ -270,6 +291,7 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 		if (recording() && !rec.fat)
 			first_touch_end();
 		rec.disabled = true;
+		rec.region = 0; /* its images after an exec are pinballs of another process */
 		return;
 	}
 	bool child = is_thread_clone(nr, args) && result > 0 && newest_thread;
@@ -348,6 +370,40 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 	newest_thread = t;
 }
 
+/* The next image of this process numbers its regions after this one's. */
+static char next_region_text[24];
+static char *exec_knobs[] = {"-log:first_region", next_region_text, NULL};
+
+static void before_exec(struct jit_thread *t, void *arg)
+{
+	(void)arg;
+	if (recording())
+		exec_in_region(t, (long)jit_thread_gpr(t, JIT_GPR_RAX));
+	rt_format(next_region_text, sizeof next_region_text, "%u", rec.region);
+	written_tell();
+}
+
+/* The app dies of a signal: the region cannot be finished (the thread may be anywhere,
+ * holding any lock), and what it wrote so far must not stay behind. */
+static void app_dies(struct jit_thread *t, int sig, void *arg)
+{
+	(void)t;
+	(void)arg;
+	if (recording()) {
+		record_queue_abort_now(2000);
+		jit_message("the app died of signal %d in region %u: pinball %s not written", sig,
+			    rec.region, rec.path);
+	}
+	written_tell();
+}
+
+static void at_exit(int status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	written_tell();
+}
+
 /* Out of a region the recorder does nothing a vfork child could disturb: it may run in our
  * memory (and posix_spawn report exec errors). In a region it runs in a copy, unrecorded. */
 static bool vfork_shares_memory(void *arg)
@@ -366,6 +422,9 @@ static const struct jit_client client = {
     .syscall_post = syscall_post,
     .safe_point = safe_point,
     .signal_delivery = signal_delivery,
+    .before_exec = before_exec,
+    .at_exit = at_exit,
+    .app_dies = app_dies,
 };
 
 /* A fatal error in a region: nothing that looks like a pinball may stay behind. */
@@ -384,6 +443,9 @@ void recorder_start(const struct recorder_options *o)
 {
 	jit_on_fatal(abandon_region);
 	rec.basename = o->basename;
+	rec.region = o->first_region;
+	written_init(o->quiet);
+	jit_set_exec_knobs(exec_knobs);
 	rec.fat = o->fat;
 	rec.slice = o->slice ? o->slice : RECORDER_DEFAULT_SLICE;
 	rec.region_observer = o->region_observer;

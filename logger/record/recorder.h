@@ -4,13 +4,17 @@
 #define LOGGER_RECORDER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "control_engine.h"
 #include "output_echo.h"
 
 struct recorder_options {
-	const char *basename; /* region k goes to <basename>.k */
-	bool fat;	      /* every mapped page at region start, not only those touched */
+	const char *basename;  /* region k goes to <basename>.k */
+	uint32_t first_region; /* k of the first region (the process's earlier images had the
+				* others) */
+	bool fat;	       /* every mapped page at region start, not only those touched */
+	bool quiet;	       /* no word about the pinballs written */
 	struct file_id stdout_file, stderr_file; /* the logger's own, for the replay's echo */
 	uint64_t slice; /* instructions a thread runs before it passes the baton on (0: default) */
 	/* Told where each thread's part of a region starts and stops, as events of that thread

@@ -316,11 +316,11 @@ static void record_end_of_other(struct jit_thread *t, struct rec_thread *st)
 	}
 }
 
-void region_threads_end(struct jit_thread *self, uint64_t absolute)
+void region_threads_end(struct jit_thread *self, uint64_t absolute, long nr)
 {
 	struct rec_thread *me = state_of(self);
 	uint64_t icount = absolute - me->start_icount;
-	record_end(self, me, icount, &(struct state_note){0});
+	record_end(self, me, icount, &(struct state_note){.in_syscall = nr >= 0, .nr = nr});
 	end_slice(self, me, icount, false);
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		struct jit_thread *t = jit_thread_at(i);
