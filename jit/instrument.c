@@ -344,6 +344,14 @@ uint64_t jit_thread_icount(const struct jit_thread *t)
 	return sum;
 }
 
+uint64_t jit_total_icount(void)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < threads_count(); i++)
+		sum += jit_thread_icount(threads_at(i));
+	return sum;
+}
+
 static int icount_stripe(uint64_t pc)
 {
 	return icount_slot + (int)(((pc >> 4) ^ (pc >> 6)) % ICOUNT_STRIPES);

@@ -18,6 +18,12 @@ void jit_on_fatal(void (*cleanup)(void))
 		fatal_cleanups[fatal_cleanup_count++] = cleanup;
 }
 static int message_fd = 2;
+static void (*before_line)(void);
+
+void jit_messages_before(void (*hook)(void))
+{
+	before_line = hook;
+}
 
 void messages_init(const char *tool, int fd)
 {
@@ -30,15 +36,18 @@ int jit_messages_fd(void)
 	return message_fd;
 }
 
+/* "<tool>: <prefix><message>", or the message alone when prefix is NULL. */
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];
-	size_t n = rt_format(line, sizeof line, "%s: %s", tool_name, prefix);
+	size_t n = prefix ? rt_format(line, sizeof line, "%s: %s", tool_name, prefix) : 0;
 	if (n < sizeof line)
 		n += rt_vformat(line + n, sizeof line - n, fmt, ap);
 	if (n > sizeof line - 2)
 		n = sizeof line - 2;
 	line[n++] = '\n';
+	if (before_line)
+		before_line();
 	rt_write_all(message_fd, line, n);
 }
 
@@ -62,5 +71,13 @@ void jit_message(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	vline("", fmt, ap);
+	va_end(ap);
+}
+
+void jit_message_line(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline(NULL, fmt, ap);
 	va_end(ap);
 }

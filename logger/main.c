@@ -12,6 +12,7 @@
 #include "header.h"
 #include "jit.h"
 #include "knobs.h"
+#include "progress_text.h"
 #include "recorder.h"
 #include "writer_thread.h"
 
@@ -43,10 +44,15 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 	return v;
 }
 
+static bool is_root_process(const struct logger_knobs *k)
+{
+	return !k->root_pid || k->root_pid == (uint64_t)getpid();
+}
+
 /* B for the process the user started, B.pid<PID> for the others (forked, then exec'd). */
 static const char *process_basename(const struct logger_knobs *k)
 {
-	if (!k->root_pid || k->root_pid == (uint64_t)getpid())
+	if (is_root_process(k))
 		return k->basename;
 	static char name[PATH_MAX];
 	snprintf(name, sizeof name, "%s.pid%d", k->basename, (int)getpid());
@@ -124,6 +130,8 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 		k->shared.tools_follow_driver = true;
 	}
 	recorder_start(&options);
+	if (!k->quiet && is_root_process(k)) /* one line on the terminal, the first process's */
+		progress_line_start(logger_progress_text);
 	return 0;
 }
 

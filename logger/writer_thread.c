@@ -8,6 +8,13 @@
 #include "record_queue.h"
 
 static struct pinball_header template;
+static uint64_t finished_bytes, current_bytes; /* atomic: for writer_thread_bytes */
+
+uint64_t writer_thread_bytes(void)
+{
+	return __atomic_load_n(&finished_bytes, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&current_bytes, __ATOMIC_RELAXED);
+}
 
 struct writer_state {
 	struct pinball_writer *w;
@@ -80,8 +87,12 @@ static void write_record(struct writer_state *s, const struct record *r)
 		if (!s->w)
 			fail(s, "no pinball was started");
 		s->written[0] = '\0';
-		if (!s->error[0])
+		if (!s->error[0]) {
 			describe_written(s, &r->u.finish.cause);
+			__atomic_add_fetch(&finished_bytes, pinball_writer_file_bytes(s->w),
+					   __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&current_bytes, 0, __ATOMIC_RELAXED);
 		pinball_writer_free(s->w);
 		s->w = NULL;
 		record_queue_report_done(s->error, s->written);
@@ -114,6 +125,7 @@ static void write_record(struct writer_state *s, const struct record *r)
 	}
 	if (rc)
 		fail(s, pinball_writer_error(s->w));
+	__atomic_store_n(&current_bytes, pinball_writer_file_bytes(s->w), __ATOMIC_RELAXED);
 }
 
 static void *writer_main(void *arg)

@@ -243,7 +243,8 @@ int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *
 const char *pinball_writer_error(const struct pinball_writer *w);
 /* Frees the writer; unless finish succeeded, removes every temporary file. */
 void pinball_writer_free(struct pinball_writer *w);
-/* After a successful finish: what was written, and the bytes of all its files. */
+/* What was written (complete after a successful finish), and the bytes of its files so far
+ * (P.meta included once finished). */
 const struct pinball_summary *pinball_writer_summary(const struct pinball_writer *w);
 uint64_t pinball_writer_file_bytes(const struct pinball_writer *w);
 

@@ -33,7 +33,7 @@ struct pinball_writer {
 	uint32_t zero_prot;
 	struct pinball_summary sum;
 	uint64_t ignored_events;
-	uint64_t file_bytes; /* once finished */
+	uint64_t meta_bytes; /* once finished */
 	bool failed, finished;
 	char err[PINBALL_ERR_MAX];
 };
@@ -373,9 +373,7 @@ int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *
 			goto out;
 	if (part_writer_commit(&meta) < 0)
 		goto out;
-	w->file_bytes = meta.offset;
-	for (size_t i = 0; i < n; i++)
-		w->file_bytes += parts[i]->offset;
+	w->meta_bytes = meta.offset;
 	w->failed = false;
 	w->finished = true;
 	r = 0;
@@ -422,5 +420,12 @@ const struct pinball_summary *pinball_writer_summary(const struct pinball_writer
 
 uint64_t pinball_writer_file_bytes(const struct pinball_writer *w)
 {
-	return w->file_bytes;
+	const struct part_writer *fixed[] = {&w->threads, &w->memmap, &w->pages, &w->schedule,
+					     &w->end};
+	uint64_t sum = w->meta_bytes;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		sum += fixed[i]->offset;
+	for (size_t i = 0; i < w->nevents; i++)
+		sum += w->events[i]->pw.offset;
+	return sum;
 }

@@ -13,6 +13,7 @@
 #include "instrument.h"
 #include "jit.h"
 #include "jit_app.h"
+#include "progress_line.h"
 #include "replay.h"
 #include "replay_input.h"
 #include "shared_knobs.h"
@@ -21,6 +22,7 @@ enum { MAX_LAYOUT_TRIES = 8 };
 
 struct knobs {
 	bool echo;
+	bool quiet;
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	const char *pinball;
 };
@@ -31,6 +33,7 @@ struct knobs {
 	}
 static const struct knob replayer_knobs[] = {
     KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),
+    KNOB("-q", KNOB_BOOL, quiet, NULL, "quiet: no progress line on a terminal"),
 };
 
 static int parse(int argc, char **argv, struct knobs *k)
@@ -71,6 +74,18 @@ static int parse(int argc, char **argv, struct knobs *k)
 	return knobs_finish(&parser) ? 2 : 0;
 }
 
+static uint64_t recorded_instructions;
+
+static void progress_text(char *buf, size_t cap, const struct progress_sample *s)
+{
+	char total[16];
+	double done = recorded_instructions
+			  ? 100.0 * (double)s->instructions / (double)recorded_instructions
+			  : 100.0;
+	snprintf(buf, cap, "replayer: %.0f%% of %s instructions (%.0f MIPS)", done,
+		 progress_count(recorded_instructions, total, sizeof total), s->mips);
+}
+
 /* The recorded addresses collide with the replayer's own mappings: run again with a new
  * random layout (the address-space randomisation of the next exec). */
 static void retry_with_new_layout(char **argv)
@@ -109,6 +124,11 @@ int main(int argc, char **argv)
 	if (shared_knobs_start(&k.shared, false, false, NULL, NULL, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
+	}
+	if (!k.quiet) { /* first: its guard sees the app's output before the replay echoes it */
+		for (size_t i = 0; i < in.nthreads; i++)
+			recorded_instructions += in.threads[i].end_icount;
+		progress_line_start(progress_text);
 	}
 	static struct replay_options options;
 	options.echo = k.echo;

@@ -63,6 +63,9 @@ void jit_enable_icount(void);
 /* Instructions the thread has executed: exact between blocks (at exits and thread exit);
  * inside a callout use jit_callout_icount. */
 uint64_t jit_thread_icount(const struct jit_thread *t);
+/* Every thread's count added up, exited threads included: for progress reports, from any
+ * thread (helpers too); only approximate while threads run. */
+uint64_t jit_total_icount(void);
 
 /* Per-thread 64-bit counters that inline code can bump: reserve before the app starts. */
 int jit_thread_slot_reserve(void); /* -1 when none is left */

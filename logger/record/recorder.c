@@ -439,6 +439,12 @@ static void abandon_region(void)
 	record_queue_wait_done();
 }
 
+void recorder_status(uint32_t *region, bool *in_region)
+{
+	*region = __atomic_load_n(&rec.region, __ATOMIC_RELAXED);
+	*in_region = recording();
+}
+
 void recorder_start(const struct recorder_options *o)
 {
 	jit_on_fatal(abandon_region);

@@ -29,6 +29,10 @@ struct recorder_options {
  * running. */
 void recorder_start(const struct recorder_options *o);
 
+/* For a progress report, from any thread: the number of the region under way (or of the
+ * next one), and whether one is under way. */
+void recorder_status(uint32_t *region, bool *recording);
+
 /* The controller's events, forwarded by the driver. Start and stop act on the whole
  * process at the end of the triggering thread's basic block; events that arrive while a
  * transition is under way, or that would not change the state, are ignored (and logged). */
