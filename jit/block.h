@@ -56,7 +56,7 @@ struct jit_block {
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
 void instrument_at_exit(int status);
-void instrument_app_dies(struct jit_thread *t, int sig);
+void instrument_app_dies(struct jit_thread *t, int sig, enum jit_death_place where);
 void instrument_before_exec(struct jit_thread *t);
 /* Whether every client lets a vfork child run in the parent's memory now. */
 bool instrument_vfork_shares_memory(void);

@@ -427,13 +427,13 @@ bool instrument_vfork_shares_memory(void)
 	return true;
 }
 
-void instrument_app_dies(struct jit_thread *t, int sig)
+void instrument_app_dies(struct jit_thread *t, int sig, enum jit_death_place where)
 {
 	if (t->vfork_child)
 		return;
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->app_dies)
-			clients[i]->app_dies(t, sig, clients[i]->arg);
+			clients[i]->app_dies(t, sig, where, clients[i]->arg);
 }
 
 void instrument_before_exec(struct jit_thread *t)

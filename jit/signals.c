@@ -128,9 +128,9 @@ static struct jit_thread *current_thread(void)
 	return t;
 }
 
-void signals_die_by(int sig)
+void signals_die_by(int sig, enum jit_death_place where)
 {
-	instrument_app_dies(current_thread(), sig);
+	instrument_app_dies(current_thread(), sig, where);
 	struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
 	kernel_sigaction(sig, &dfl, NULL);
 	uint64_t unblock = bit(sig);
@@ -177,7 +177,8 @@ static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
 {
 	struct kernel_sigaction copy = app_state(t)->actions[sig]; /* SA_RESETHAND changes it */
 	if (!push_frame(t, sig, info, &copy, current_mask(t)))
-		signals_die_by(SIGSEGV); /* as the kernel does when the frame cannot be written */
+		signals_die_by(SIGSEGV, /* as the kernel does when the frame cannot be written */
+			       JIT_DEATH_ELSEWHERE);
 }
 
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
@@ -192,7 +193,8 @@ void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
 		call_handler(t, sig, &info);
 		return;
 	}
-	signals_die_by(sig);
+	t->app_pc = pc;
+	signals_die_by(sig, JIT_DEATH_AT_INSN);
 }
 
 /* The app state at a fault in the cache: registers from the kernel's context, the app pc
@@ -221,6 +223,33 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 	if (uc->uc_mcontext.fpregs)
 		memcpy(t->xsave_area, uc->uc_mcontext.fpregs, threads_xsave_size());
 	return true;
+}
+
+/* A fault in app code that kills the app: its state at the faulting instruction, with the
+ * instruction count taken back to the instructions before it, for the app_dies hooks. A
+ * REP string instruction is counted by iterations as they go: where it stopped is unknown. */
+static enum jit_death_place fault_place(struct jit_thread *t, const ucontext_t *uc,
+					uint64_t cache_pc)
+{
+	const struct fragment *f = fragment_at_cache_pc(cache_pc);
+	const struct insn_map *m = f ? fragment_insn_at(f, cache_pc) : NULL;
+	if (!m || m->counted_from == INSN_COUNT_UNKNOWN || !app_state_at(t, uc, cache_pc))
+		return JIT_DEATH_ELSEWHERE;
+	instrument_uncount(t, t->app_pc, m->counted_from, 0);
+	return JIT_DEATH_AT_INSN;
+}
+
+/* A signal from outside that kills the app, caught in the code cache: when it came exactly
+ * between two app instructions of a plain copy (not inside inserted code, where the app's
+ * registers may be set aside), the thread's state there is the app's. */
+static enum jit_death_place interrupted_place(struct jit_thread *t, const ucontext_t *uc)
+{
+	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	const struct fragment *f = code_cache_contains(pc) ? fragment_at_cache_pc(pc) : NULL;
+	const struct insn_map *m = f ? fragment_insn_at(f, pc) : NULL;
+	if (!m || m->rewritten || pc != (uint64_t)f->indirect_entry + m->cache_off)
+		return JIT_DEATH_ELSEWHERE;
+	return fault_place(t, uc, pc);
 }
 
 /* A fault in app code that the app handles: leave the kernel's handler into the runtime's
@@ -256,7 +285,7 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 			deliver_fault(t, sig, info, uc);
 			return;
 		}
-		signals_die_by(sig);
+		signals_die_by(sig, fault_place(t, uc, pc));
 	}
 	if (jit_config.check_native_exec && sig == SIGSEGV && addr == pc)
 		jit_fatal("app code ran natively, outside the code cache, at 0x%lx", pc);
@@ -323,8 +352,10 @@ static bool kills_by_default(int sig)
 static void on_deadly_default(int sig, siginfo_t *info, void *ctx)
 {
 	(void)info;
-	(void)ctx;
-	signals_die_by(sig);
+	struct jit_thread *t = current_thread();
+	long nr;
+	signals_die_by(sig, jit_thread_in_syscall(t, &nr) ? JIT_DEATH_IN_SYSCALL
+							  : interrupted_place(t, ctx));
 }
 
 /* The real action of a signal that is no fault signal, from the app's handler: the
@@ -503,7 +534,7 @@ void signals_sigreturn(struct jit_thread *t)
 {
 	uint64_t mask;
 	if (!signal_frame_pop(t, &mask))
-		signals_die_by(SIGSEGV);
+		signals_die_by(SIGSEGV, JIT_DEATH_ELSEWHERE);
 	set_mask(t, mask);
 }
 

@@ -62,7 +62,8 @@ bool signals_restart_syscall(const struct jit_thread *t, long nr);
  * pointed at the app's handler, or ends the process by the signal. */
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc);
 
-/* Ends the process the way signal `sig` with its default action would. */
-_Noreturn void signals_die_by(int sig);
+/* Ends the process the way signal `sig` with its default action would (the clients' app_dies
+ * hooks first, told where the current thread stands). */
+_Noreturn void signals_die_by(int sig, enum jit_death_place where);
 
 #endif

@@ -317,6 +317,8 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 		copy_signal_state(pinball_reader_header(r), in);
 	const struct pinball_cause *stop = pinball_reader_region_stop(r);
 	in->ends_at_exit = stop && stop->kind && !strcmp(stop->kind, "exit");
+	if (stop && stop->kind && !strcmp(stop->kind, "signal") && stop->spec)
+		snprintf(in->death_signal, sizeof in->death_signal, "%s", stop->spec);
 	pinball_reader_close(r);
 	return rc;
 }

@@ -69,6 +69,9 @@ struct replay_input {
 	struct pinball_slice *slices; /* the schedule */
 	size_t nslices;
 	bool ends_at_exit; /* the region ended with the process (its last event is the exit) */
+	/* The region ended with the app's death by this signal ("SIGSEGV"; "" when not): the
+	 * replay ends where the dying thread stood, before its faulting instruction. */
+	char death_signal[16];
 	uint64_t brk_start, brk_current, brk_mapped_end;
 	bool has_brk;
 	struct replay_range *ranges; /* what the replay holds, in no particular order */

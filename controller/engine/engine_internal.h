@@ -124,7 +124,7 @@ void engine_log_event(const char *verb, const struct control_event_info *ev);
 void engine_remove_port_file(void);
 /* The JIT client's at_exit and app_dies hooks: the port file goes with the process. */
 void engine_process_ends(int status, void *arg);
-void engine_app_dies(struct jit_thread *t, int sig, void *arg);
+void engine_app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg);
 
 /* engine_external.c: timeout and interactive helper threads (created at start-up). */
 int engine_external_start(char *err, size_t errlen);

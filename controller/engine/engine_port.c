@@ -23,10 +23,11 @@ void engine_process_ends(int status, void *arg)
 	engine_remove_port_file();
 }
 
-void engine_app_dies(struct jit_thread *t, int sig, void *arg)
+void engine_app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg)
 {
 	(void)t;
 	(void)sig;
+	(void)where;
 	(void)arg;
 	engine_remove_port_file();
 }

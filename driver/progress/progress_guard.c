@@ -136,10 +136,11 @@ static void at_exit(int status, void *arg)
 	end();
 }
 
-static void app_dies(struct jit_thread *t, int sig, void *arg)
+static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg)
 {
 	(void)t;
 	(void)sig;
+	(void)where;
 	(void)arg;
 	end();
 }

@@ -230,6 +230,18 @@ void jit_request_retranslation(void);
  * the client knows where its instrumentation changed. */
 void jit_request_retranslation_at(const uint64_t *pcs, size_t n);
 
+/* Where the thread that catches the app's deadly signal stands (jit_client.app_dies). */
+enum jit_death_place {
+	/* Before the instruction that faulted, which did not execute: the thread's registers
+	 * (jit_thread_get_regs, xsave) and instruction count are exactly those there. */
+	JIT_DEATH_AT_INSN,
+	/* Inside a syscall (jit_thread_in_syscall): its registers are the syscall's. */
+	JIT_DEATH_IN_SYSCALL,
+	/* Anywhere else (a signal from outside caught in the middle of a block): its state is
+	 * not known. */
+	JIT_DEATH_ELSEWHERE,
+};
+
 struct jit_client {
 	const char *name;
 	void *arg;
@@ -270,8 +282,9 @@ struct jit_client {
 	 * it first (a replayer reports a divergence; hooks registered earlier have run). On
 	 * the thread that caught it, possibly inside a signal handler with the runtime's locks
 	 * in any state: raw system calls only, for what must not outlive the process (a file
-	 * to remove) or what must be said about it. */
-	void (*app_dies)(struct jit_thread *t, int sig, void *arg);
+	 * to remove) or what must be said about it. `where` says what is known of t's state
+	 * (jit_death_place). */
+	void (*app_dies)(struct jit_thread *t, int sig, enum jit_death_place where, void *arg);
 	/* Whether a clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) may run now as it
 	 * does natively, in the parent's memory until it execs or exits. Such a child is no
 	 * thread of the process: no hook above runs on it (not even at_exit), it takes no

@@ -385,14 +385,54 @@ static void before_exec(struct jit_thread *t, void *arg)
 
 /* The app dies of a signal: the region cannot be finished (the thread may be anywhere,
  * holding any lock), and what it wrote so far must not stay behind. */
-static void app_dies(struct jit_thread *t, int sig, void *arg)
+/* "SIGSEGV" for the pinball's stop cause. */
+static const char *signal_name(int sig)
 {
-	(void)t;
+	static const char *const names[] = {
+	    "0",	"SIGHUP",  "SIGINT",	"SIGQUIT", "SIGILL",  "SIGTRAP",   "SIGABRT",
+	    "SIGBUS",	"SIGFPE",  "SIGKILL",	"SIGUSR1", "SIGSEGV", "SIGUSR2",   "SIGPIPE",
+	    "SIGALRM",	"SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP",   "SIGTSTP",
+	    "SIGTTIN",	"SIGTTOU", "SIGURG",	"SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF",
+	    "SIGWINCH", "SIGIO",   "SIGPWR",	"SIGSYS"};
+	static char other[16];
+	if (sig > 0 && (size_t)sig < sizeof names / sizeof names[0])
+		return names[sig];
+	rt_format(other, sizeof other, "SIGRT%d", sig - 32);
+	return other;
+}
+
+/* Whether the region can end where the dying thread stands: before the instruction that
+ * faulted (it was running app code, so it holds the baton and every other thread waits),
+ * or inside a syscall when it is the only thread (no other can be running meanwhile). A
+ * signal from outside caught in the middle of a block leaves no known state. */
+static bool death_ends_region(const struct jit_thread *t, enum jit_death_place where)
+{
+	if (where == JIT_DEATH_AT_INSN)
+		return region_thread_holds_baton(t);
+	return where == JIT_DEATH_IN_SYSCALL && jit_thread_live_count() == 1;
+}
+
+/* The app dies of a signal in the region: the region ends there when it can, and its
+ * pinball is finished, with the signal as its stop (the replay ends before the faulting
+ * instruction, or inside the syscall); otherwise the unfinished pinball is dropped (the
+ * thread may hold any lock: the writer is asked without one). */
+static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg)
+{
 	(void)arg;
-	if (recording()) {
+	if (recording() && death_ends_region(t, where)) {
+		long nr = -1;
+		if (where == JIT_DEATH_IN_SYSCALL)
+			jit_thread_in_syscall(t, &nr);
+		rec.cause = (struct pinball_cause){.kind = "signal",
+						   .spec = signal_name(sig),
+						   .tid = jit_thread_id(t),
+						   .icount = jit_thread_icount(t)};
+		end_region(t, jit_thread_icount(t), nr);
+	} else if (recording()) {
 		record_queue_abort_now(2000);
-		jit_message("the app died of signal %d in region %u: pinball %s not written", sig,
-			    rec.region, rec.path);
+		jit_message("the app died of signal %d in region %u where its state is not known: "
+			    "pinball %s not written",
+			    sig, rec.region, rec.path);
 	}
 	written_tell();
 }

@@ -62,6 +62,8 @@ void region_threads_end(struct jit_thread *self, uint64_t icount, long nr);
 /* Whether t was made by a clone inside the current region (else it was there at its
  * start, perhaps made by a clone that the region's start caught in the kernel). */
 bool region_thread_born(const struct jit_thread *t);
+/* Whether t holds the baton of the current region (it may run app code). */
+bool region_thread_holds_baton(const struct jit_thread *t);
 /* The thread's region-relative instruction count. */
 uint64_t region_icount(const struct jit_thread *t);
 uint64_t region_callout_icount(const struct jit_callout *c);

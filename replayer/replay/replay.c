@@ -176,8 +176,9 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 }
 
 /* The app dies of a signal the recording did not see it die of. */
-static void app_dies(struct jit_thread *t, int sig, void *arg)
+static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg)
 {
+	(void)where;
 	(void)arg;
 	struct jit_regs regs;
 	jit_thread_get_regs(t, &regs);

@@ -222,8 +222,10 @@ void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t ico
 		pass_turn(th);
 	if (++rp.finished < rp.in->nthreads)
 		return;
-	jit_message_line("replay: OK %lu instructions, %zu threads, %lu syscalls injected",
-			 recorded_instructions(), rp.in->nthreads, rp.syscalls);
+	jit_message_line("replay: OK %lu instructions, %zu threads, %lu syscalls injected%s%s%s",
+			 recorded_instructions(), rp.in->nthreads, rp.syscalls,
+			 rp.in->death_signal[0] ? "; then the app died of " : "",
+			 rp.in->death_signal, rp.in->death_signal[0] ? ", as recorded" : "");
 	jit_process_exit(0);
 }
 
