@@ -41,6 +41,11 @@ bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long 
 	return true;
 }
 
+const char *proc_self_exec_path(const char *path)
+{
+	return names_own_proc_entry(AT_FDCWD, path, "exe") ? jit_config.app_exe_path : path;
+}
+
 /* A sealed-in-spirit memory file holding `len` bytes, positioned at 0. */
 static long memory_file(const char *name, const void *data, size_t len, int flags)
 {

@@ -270,9 +270,29 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)jit_resume_cache;
 }
 
+static void on_async(int sig, siginfo_t *info, void *ctx);
+static void on_deadly_default(int sig, siginfo_t *info, void *ctx);
+
+/* A fault signal that a process sent (kill, tgkill, sigqueue: si_code <= 0) is no fault:
+ * it is delivered like any signal from outside, or ignored, or kills by its default. */
+static void on_sent_fault_signal(int sig, siginfo_t *info, void *ctx)
+{
+	struct jit_thread *t = current_thread();
+	if (app_state(t)->actions[sig].handler == (uint64_t)SIG_IGN)
+		return;
+	if (app_has_handler(t, sig) || (current_mask(t) & bit(sig)))
+		on_async(sig, info, ctx); /* delivered, or kept pending while blocked */
+	else
+		on_deadly_default(sig, info, ctx);
+}
+
 static void on_fault(int sig, siginfo_t *info, void *ctx)
 {
 	clear_alignment_check();
+	if (info->si_code <= 0) {
+		on_sent_fault_signal(sig, info, ctx);
+		return;
+	}
 	ucontext_t *uc = ctx;
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	uint64_t addr = (uint64_t)info->si_addr;

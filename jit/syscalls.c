@@ -293,6 +293,7 @@ void jit_set_exec_knobs(char *const *knobs)
 
 static long app_execve(struct jit_thread *t, const char *path, char *const *argv, char *const *envp)
 {
+	path = proc_self_exec_path(path);
 	long check = exec_precheck(path);
 	if (!jit_config.follow_execv) {
 		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
