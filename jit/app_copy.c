@@ -1,5 +1,6 @@
 #include "app_copy.h"
 
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
@@ -19,6 +20,23 @@ static bool write_once(uint64_t dst, const void *src, size_t len)
 	struct iovec remote = {(void *)dst, len};
 	return rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1,
 			   0) == (long)len;
+}
+
+bool app_copy_string(char *dst, uint64_t src, size_t cap)
+{
+	size_t n = 0;
+	while (n < cap) {
+		/* page by page: the string may end just before memory that cannot be read */
+		size_t chunk = 0x1000 - ((src + n) & 0xfff);
+		if (chunk > cap - n)
+			chunk = cap - n;
+		if (!app_copy_in(dst + n, src + n, chunk))
+			return false;
+		if (memchr(dst + n, '\0', chunk))
+			return true;
+		n += chunk;
+	}
+	return false;
 }
 
 bool app_copy_out(uint64_t dst, const void *src, size_t len)

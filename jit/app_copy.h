@@ -10,5 +10,8 @@
 
 bool app_copy_in(void *dst, uint64_t src, size_t len);
 bool app_copy_out(uint64_t dst, const void *src, size_t len);
+/* The NUL-terminated string at src into dst (cap bytes); false when some byte of it cannot
+ * be read or it does not fit. */
+bool app_copy_string(char *dst, uint64_t src, size_t cap);
 
 #endif

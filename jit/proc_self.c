@@ -5,14 +5,18 @@
 #include <linux/memfd.h>
 #include <string.h>
 
+#include "app_copy.h"
 #include "config.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 
-/* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>". */
-static bool names_own_proc_entry(int dirfd, const char *path, const char *leaf)
+/* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>"; a
+ * path the app's pointer does not reach is none of them (the kernel's EFAULT follows). */
+static bool names_own_proc_entry(int dirfd, const char *app_path, const char *leaf)
 {
-	if (!path || (path[0] != '/' && dirfd != AT_FDCWD))
+	char path[64];
+	if (!app_copy_string(path, (uint64_t)app_path, sizeof path) ||
+	    (path[0] != '/' && dirfd != AT_FDCWD))
 		return false;
 	char mine[64];
 	const char *forms[] = {"/proc/self/%s", "/proc/thread-self/%s", NULL};
@@ -36,8 +40,7 @@ bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long 
 	size_t n = strlen(jit_config.app_exe_path);
 	if (n > (size_t)size)
 		n = (size_t)size;
-	memcpy(buf, jit_config.app_exe_path, n);
-	*result = (long)n;
+	*result = app_copy_out((uint64_t)buf, jit_config.app_exe_path, n) ? (long)n : -EFAULT;
 	return true;
 }
 

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "app_copy.h"
 #include "block.h"
 #include "code_cache.h"
 #include "config.h"
@@ -478,8 +479,8 @@ long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64
 		else
 			return -EINVAL;
 	}
-	if (oldset)
-		memcpy((void *)oldset, &old, sizeof old);
+	if (oldset && !app_copy_out(oldset, &old, sizeof old))
+		return -EFAULT;
 	return 0;
 }
 
@@ -575,27 +576,49 @@ long signals_app_sigaction(struct jit_thread *t, int sig, uint64_t act, uint64_t
 		if (!is_fault_signal(sig))
 			set_real_action(sig, new.handler);
 	}
-	if (oldact)
-		memcpy((void *)oldact, &old, sizeof old);
+	if (oldact && !app_copy_out(oldact, &old, sizeof old))
+		return -EFAULT; /* the new action stays, as the kernel leaves it */
 	return 0;
 }
 
+/* Whether the thread runs on its alternate stack (the kernel's on_sig_stack: never with
+ * SS_AUTODISARM, which gave the stack up when the handler started). */
+static bool on_altstack(const stack_t *s, uint64_t sp)
+{
+	return !(s->ss_flags & (SS_DISABLE | SS_AUTODISARM_FLAG)) && sp > (uint64_t)s->ss_sp &&
+	       sp - (uint64_t)s->ss_sp <= s->ss_size;
+}
+
+/* As the kernel's do_sigaltstack: the old stack with SS_ONSTACK when the thread runs on
+ * it, which it may then not change (EPERM); SS_ONSTACK asked for means enabled. */
 long signals_app_sigaltstack(struct jit_thread *t, uint64_t ss, uint64_t old_ss)
 {
 	stack_t *altstack = &app_state(t)->altstack;
+	bool on = on_altstack(altstack, t->gpr[JIT_GPR_RSP]);
 	stack_t old = *altstack;
+	old.ss_flags = (altstack->ss_flags & SS_DISABLE ? SS_DISABLE
+			: on				? SS_ONSTACK
+							: 0) |
+		       (altstack->ss_flags & SS_AUTODISARM_FLAG);
 	if (ss) {
 		stack_t s;
 		if (!copy_in(&s, ss, sizeof s))
 			return -EFAULT;
-		if (s.ss_flags & ~(SS_DISABLE | SS_AUTODISARM_FLAG))
+		if (on)
+			return -EPERM;
+		int mode = s.ss_flags & ~SS_AUTODISARM_FLAG;
+		if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
 			return -EINVAL;
-		if (!(s.ss_flags & SS_DISABLE) && s.ss_size < LEGACY_MINSIGSTKSZ)
+		if (mode == SS_DISABLE)
+			s = (stack_t){.ss_flags = SS_DISABLE};
+		else if (s.ss_size < LEGACY_MINSIGSTKSZ)
 			return -ENOMEM;
+		else
+			s.ss_flags &= ~SS_ONSTACK;
 		*altstack = s;
 	}
-	if (old_ss)
-		memcpy((void *)old_ss, &old, sizeof old);
+	if (old_ss && !app_copy_out(old_ss, &old, sizeof old))
+		return -EFAULT;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "app_copy.h"
 #include "app_memory.h"
 #include "block.h"
 #include "code_cache.h"
@@ -59,16 +60,14 @@ static long arch_prctl(struct jit_thread *t, long code, long addr)
 		t->app_fs = (uint64_t)addr;
 		return 0;
 	case ARCH_GET_FS:
-		memcpy((void *)addr, &t->app_fs, sizeof t->app_fs);
-		return 0;
+		return app_copy_out((uint64_t)addr, &t->app_fs, sizeof t->app_fs) ? 0 : -EFAULT;
 	case ARCH_SET_GS:
 		jit_fatal(
 		    "the app sets its %%gs base (arch_prctl ARCH_SET_GS); the runtime owns %%gs "
 		    "and does not support this");
 	case ARCH_GET_GS: {
 		uint64_t zero = 0;
-		memcpy((void *)addr, &zero, sizeof zero);
-		return 0;
+		return app_copy_out((uint64_t)addr, &zero, sizeof zero) ? 0 : -EFAULT;
 	}
 	default:
 		return rt_syscall2(SYS_arch_prctl, code, addr);
@@ -267,6 +266,20 @@ static size_t count_strings(char *const *v)
 	return n;
 }
 
+/* The entries of the app's NULL-terminated argv, -EFAULT when it cannot be read (as the
+ * kernel would answer before replacing anything). */
+static long app_vector_length(char *const *v)
+{
+	long n = 0;
+	for (char *entry = (char *)1; v; n++) {
+		if (!app_copy_in(&entry, (uint64_t)&v[n], sizeof entry))
+			return -EFAULT;
+		if (!entry)
+			break;
+	}
+	return n;
+}
+
 /* The runtime lock is free during the exec: a vfork child shares it with its parent, which
  * must find it free once the exec succeeded. */
 static long exec_unlocked(long nr, const long a[5])
@@ -301,16 +314,18 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 			instrument_before_exec(t);
 		return execve_unlocked(path, argv, envp);
 	}
+	long args = app_vector_length(argv);
+	if (check == 0 && args < 0)
+		check = args;
 	if (check < 0)
 		return check;
-	instrument_before_exec(t);
 	size_t prefix = count_strings(jit_config.reexec_argv);
 	char *const *extra = t->vfork_child ? NULL : exec_knobs;
 	size_t nextra = count_strings(extra);
-	size_t args = count_strings(argv);
-	char **nargv = rt_calloc(prefix + nextra + args + 5, sizeof *nargv);
+	char **nargv = rt_calloc(prefix + nextra + (size_t)args + 5, sizeof *nargv);
 	if (!nargv)
 		return -ENOMEM;
+	instrument_before_exec(t);
 	size_t k = 0;
 	for (size_t i = 0; i < prefix; i++)
 		nargv[k++] = jit_config.reexec_argv[i];
@@ -322,7 +337,7 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	}
 	nargv[k++] = "--";
 	nargv[k++] = (char *)path;
-	for (size_t i = 1; i < args; i++)
+	for (long i = 1; i < args; i++)
 		nargv[k++] = argv[i];
 	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
 	long r = execve_unlocked(nargv[0], nargv, envp);

@@ -646,9 +646,8 @@ static bool emit_block(struct translation *t)
 				 ((bi->insn.mnemonic == ZYDIS_MNEMONIC_CALL ||
 				   bi->insn.mnemonic == ZYDIS_MNEMONIC_JMP) &&
 				  !is_relative_branch(bi)),
-		    .counted_from = instrument_counted(&block, i)
-					? (uint8_t)(counted + 1)
-					: INSN_COUNT_UNKNOWN,
+		    .counted_from =
+			instrument_counted(&block, i) ? (uint8_t)(counted + 1) : INSN_COUNT_UNKNOWN,
 		};
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
