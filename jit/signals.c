@@ -412,6 +412,9 @@ void signals_init_thread(struct jit_thread *t)
 void signals_init(struct jit_thread *t)
 {
 	signals_init_thread(t);
+	if (t->signals) /* inherited as the app's (an exec keeps it), but the runtime needs the
+			 * fault signals */
+		set_mask(t, t->signals->mask);
 	for (int sig = 1; sig < NSIG_KERNEL; sig++) {
 		kernel_sigaction(sig, NULL, &process_state.actions[sig]);
 		if (process_state.actions[sig].handler == (uint64_t)SIG_DFL &&
@@ -447,18 +450,40 @@ bool signals_pending(const struct jit_thread *t)
 	return t->signals && __atomic_load_n(&t->signals->set, __ATOMIC_ACQUIRE) != 0;
 }
 
+uint64_t signals_real_mask(uint64_t app_mask)
+{
+	return app_mask & ~fault_bits();
+}
+
+void signals_after_temporary_mask(struct jit_thread *t, uint64_t app_mask, long result)
+{
+	if (result == -EINTR && t->signals) {
+		t->signals->after_suspend = true;
+		t->signals->suspend_mask = app_mask;
+	}
+}
+
 long signals_sigsuspend(struct jit_thread *t, uint64_t mask_addr, uint64_t size)
 {
 	uint64_t mask;
 	if (size != 8 || !copy_in(&mask, mask_addr, sizeof mask))
 		return -EFAULT;
-	uint64_t real = mask & ~fault_bits();
+	uint64_t real = signals_real_mask(mask);
 	long r = rt_syscall2(SYS_rt_sigsuspend, (long)&real, 8);
-	if (r == -EINTR && t->signals) {
-		t->signals->after_suspend = true;
-		t->signals->suspend_mask = mask;
-	}
+	signals_after_temporary_mask(t, mask, r);
 	return r;
+}
+
+void signals_before_exec(struct jit_thread *t)
+{
+	if (t->signals)
+		rt_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)&t->signals->mask, 0, 8);
+}
+
+void signals_after_failed_exec(struct jit_thread *t)
+{
+	if (t->signals)
+		set_mask(t, t->signals->mask);
 }
 
 long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64_t oldset,

@@ -282,19 +282,54 @@ static long app_vector_length(char *const *v)
 
 /* The runtime lock is free during the exec: a vfork child shares it with its parent, which
  * must find it free once the exec succeeded. */
-static long exec_unlocked(long nr, const long a[5])
+static long exec_unlocked(struct jit_thread *t, long nr, const long a[5])
 {
 	runtime_unlock();
 	runtime_fds_before_exec();
+	signals_before_exec(t);
 	long r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], 0);
+	signals_after_failed_exec(t);
 	runtime_fds_after_failed_exec();
 	runtime_lock();
 	return r;
 }
 
-static long execve_unlocked(const char *path, char *const *argv, char *const *envp)
+static long execve_unlocked(struct jit_thread *t, const char *path, char *const *argv,
+			    char *const *envp)
 {
-	return exec_unlocked(SYS_execve, (const long[5]){(long)path, (long)argv, (long)envp});
+	return exec_unlocked(t, SYS_execve, (const long[5]){(long)path, (long)argv, (long)envp});
+}
+
+/* ppoll, epoll_pwait, epoll_pwait2 (mask at a[i], its size at a[i + 1]); pselect6's a[5]
+ * points at {mask, size}. See signals_real_mask. */
+static long wait_with_temporary_mask(struct jit_thread *t, long nr, const long a[6], int i)
+{
+	long args[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
+	struct {
+		uint64_t mask, size;
+	} pselect_data;
+	uint64_t mask_addr = (uint64_t)a[i], mask_size = (uint64_t)a[i + 1];
+	if (nr == SYS_pselect6) {
+		if (!a[5])
+			return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (!app_copy_in(&pselect_data, (uint64_t)a[5], sizeof pselect_data))
+			return -EFAULT;
+		mask_addr = pselect_data.mask;
+		mask_size = pselect_data.size;
+	}
+	uint64_t mask, real;
+	if (!mask_addr || mask_size != 8 || !app_copy_in(&mask, mask_addr, sizeof mask))
+		return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]); /* the kernel says */
+	real = signals_real_mask(mask);
+	if (nr == SYS_pselect6) {
+		pselect_data.mask = (uint64_t)&real;
+		args[5] = (long)&pselect_data;
+	} else {
+		args[i] = (long)&real;
+	}
+	long r = rt_syscall6(nr, args[0], args[1], args[2], args[3], args[4], args[5]);
+	signals_after_temporary_mask(t, mask, r);
+	return r;
 }
 
 static char *const *exec_knobs;
@@ -312,7 +347,7 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
 		if (check == 0 || check == -ENOEXEC)
 			instrument_before_exec(t);
-		return execve_unlocked(path, argv, envp);
+		return execve_unlocked(t, path, argv, envp);
 	}
 	long args = app_vector_length(argv);
 	if (check == 0 && args < 0)
@@ -340,7 +375,7 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	for (long i = 1; i < args; i++)
 		nargv[k++] = argv[i];
 	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
-	long r = execve_unlocked(nargv[0], nargv, envp);
+	long r = execve_unlocked(t, nargv[0], nargv, envp);
 	t->exec_argv = NULL;
 	rt_free(nargv);
 	return r;
@@ -388,6 +423,14 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		r = signals_sigsuspend(t, (uint64_t)a[0], (uint64_t)a[1]);
 		runtime_lock();
 		return r;
+	case SYS_ppoll:
+	case SYS_epoll_pwait:
+	case SYS_epoll_pwait2:
+	case SYS_pselect6:
+		runtime_unlock();
+		r = wait_with_temporary_mask(t, nr, a, nr == SYS_ppoll ? 3 : 4);
+		runtime_lock();
+		return r;
 	case SYS_sigaltstack:
 		return signals_app_sigaltstack(t, (uint64_t)a[0], (uint64_t)a[1]);
 	case SYS_rt_sigreturn:
@@ -412,7 +455,7 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		if (jit_config.follow_execv)
 			jit_fatal("execveat is not supported yet under -follow_execv 1");
 		instrument_before_exec(t);
-		return exec_unlocked(nr, a);
+		return exec_unlocked(t, nr, a);
 	case SYS_readlink:
 		if (proc_self_readlink(AT_FDCWD, (const char *)a[0], (char *)a[1], a[2], &r))
 			return r;
