@@ -261,6 +261,8 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	if (!app_state_at(t, uc, pc))
 		jit_fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig,
 			  pc);
+	if (sig == SIGILL || sig == SIGFPE) /* the kernel gave the address in the cache */
+		info->si_addr = (void *)t->app_pc;
 	call_handler(t, sig, info);
 	/* The kernel restores the real mask from our frame when this handler returns. */
 	uint64_t real = current_mask(t) & ~fault_bits();

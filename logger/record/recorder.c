@@ -105,7 +105,6 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 		jit_app_map_foreach(snapshot_mapping, NULL);
 	else
 		first_touch_begin();
-	rec.ignored_events = 0;
 	rec.state = IN;
 	region_threads_begin(t, icount);
 }
@@ -152,6 +151,8 @@ void recorder_event(const struct control_event_info *ev)
 		return;
 	}
 	set_cause(ev);
+	if (start) /* what arrives from now on, the transition's time included, is the region's */
+		rec.ignored_events = 0;
 	rec.state = start ? TO_IN : TO_OUT;
 	/* Step 1 of the transition: the triggering thread stops at the end of its block. */
 	transition_thread = ev->thread;
