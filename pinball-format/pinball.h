@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 3
+#define PINBALL_FORMAT_MINOR 4
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16
@@ -182,6 +182,8 @@ struct pinball_event {
 			uint32_t echo;
 			const uint8_t *output; /* bytes moved inside the kernel (sendfile...) */
 			size_t output_len;
+			bool output_checked; /* output_crc holds the CRC-32C of what it wrote */
+			uint32_t output_crc;
 		} syscall;
 		struct {
 			enum pinball_insn_kind kind;

@@ -118,6 +118,8 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 								    e->syscall.writes[i].len};
 		}
 		out->echo = e->syscall.echo;
+		out->output_checked = e->syscall.output_checked;
+		out->output_crc = e->syscall.output_crc;
 		out->output_len = e->syscall.output_len;
 		out->output = malloc(out->output_len + 1);
 		if (!out->output)

@@ -42,6 +42,13 @@ long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t ic
 {
 	(void)t;
 	long result = e->result;
+	uint32_t crc;
+	if (e->output_checked &&
+	    (!syscall_output_crc(nr, a, e->result, &crc) || crc != e->output_crc))
+		diverged(th, icount,
+			 "%s: the app writes other bytes than the recording did (%ld "
+			 "bytes to fd %ld)",
+			 name_of(nr), e->result, a[0]);
 	char why[256];
 	const char *bad = syscall_replay_kind(nr, a) == SYSCALL_REPLAY_MEMORY_MAP
 			      ? inject_memory_change(rp.in, nr, a, e, &result, why, sizeof why)
