@@ -91,7 +91,9 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 		*next = t->app_pc;
 		return false;
 	}
-	if (retirements == fragment_retirements()) {
+	bool restart = t->restart_block;
+	t->restart_block = false;
+	if (retirements == fragment_retirements() && !restart) {
 		t->jump_target = (uint64_t)exit->resume;
 		return true;
 	}

@@ -273,6 +273,11 @@ void jit_callout_safe_point(const struct jit_callout *c)
 	instrument_safe_point(c->thread, jit_callout_icount(c));
 }
 
+void jit_callout_restart_block(const struct jit_callout *c)
+{
+	c->thread->restart_block = true;
+}
+
 void jit_callout_abandon_block(const struct jit_callout *c)
 {
 	instrument_uncount(c->thread, c->pc, c->block_remaining, 0);

@@ -21,7 +21,7 @@ extern char **environ;
  * -jit:argv0 knob is per-program, so it is left out. */
 static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
 {
-	char **v = calloc((size_t)k->knob_end + 1, sizeof *v);
+	char **v = calloc((size_t)k->knob_end + 3, sizeof *v);
 	if (!v)
 		return NULL;
 	int n = 0;
@@ -33,8 +33,21 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 		}
 		v[n++] = argv[i];
 	}
+	/* gdb's connection ends with the exec: the new program runs without the debugger
+	 * (a later knob wins). */
+	if (k->shared.debug.on) {
+		v[n++] = "-appdebug";
+		v[n++] = "0";
+	}
 	return v;
 }
+
+/* gdb's `monitor` commands about recording (recorder.h). */
+static const struct debug_hooks recording_hooks = {
+    .record = recorder_debug_record,
+    .frozen = recorder_debug_recording,
+    .status = recorder_debug_status,
+};
 
 /* The controller's events go to the recorder (global regions), then the analysis tools. */
 static void recorder_handler(const struct control_event_info *ev, void *arg)
@@ -120,6 +133,11 @@ int main(int argc, char **argv)
 	bool followed = k.argv0 != NULL;
 	if (shared_knobs_start(&k.shared, k.log, followed, k.log ? recorder_handler : NULL, NULL,
 			       err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return 2;
+	}
+	if (debugger_start(&k.shared.debug, "logger", k.log ? &recording_hooks : NULL, err,
+			   sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}

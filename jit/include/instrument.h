@@ -183,6 +183,12 @@ void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
  * instruction with the count before it, instead of at the end of the block. */
 void jit_callout_safe_point(const struct jit_callout *c);
 
+/* From a callout: the rest of the block runs from a fresh translation that starts at the
+ * callout's instruction (without the callouts already run there), as after a change of
+ * instrumentation: its budget checks come first (a debugger stops after exactly one
+ * instruction from there with jit_callout_limit_block). */
+void jit_callout_restart_block(const struct jit_callout *c);
+
 /* From a callout whose thread never runs the rest of its block (it waits for ever, or the
  * process ends there): the thread's instruction count and the clients' (block_left) no
  * longer hold the instructions from the callout's to the block's end. */
