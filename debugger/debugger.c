@@ -122,6 +122,7 @@ static void *stub_main(void *arg)
 	int one = 1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	s->conn.fd = high_fd(fd);
+	__atomic_store_n(&dbg_channel.attached, true, __ATOMIC_RELEASE);
 	wait_first_stop(s);
 	static char packet[RSP_PACKET_MAX + 1];
 	while (s->stopped || run(s)) {
@@ -137,6 +138,7 @@ static void *stub_main(void *arg)
 		if (!stub_packet(s, packet, (size_t)n) && !dbg_channel.connected)
 			break; /* detached */
 	}
+	__atomic_store_n(&dbg_channel.attached, false, __ATOMIC_RELEASE);
 	close(s->conn.fd);
 	return NULL;
 }

@@ -102,6 +102,7 @@ struct dbg_channel {
 	struct dbg_request req;
 	int event_fd;
 	bool connected; /* the stub serves (gdb is attached or awaited); false once gdb left */
+	bool attached;	/* gdb is attached: the process's end is reported to it */
 };
 
 extern struct dbg_channel dbg_channel;

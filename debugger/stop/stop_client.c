@@ -165,7 +165,8 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 /* The process ends: gdb is told (W or X), and the port file goes. */
 static void process_ends(const struct dbg_stop *how)
 {
-	if (dbg_channel.connected && !dbg.disabled)
+	if (__atomic_load_n(&dbg_channel.attached, __ATOMIC_ACQUIRE) && dbg_channel.connected &&
+	    !dbg.disabled)
 		dbg_publish(how, true);
 	if (dbg.at_end)
 		dbg.at_end();
