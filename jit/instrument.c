@@ -331,6 +331,15 @@ void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 			clients[i]->signal_delivery(t, sig, info, act, old_mask, clients[i]->arg);
 }
 
+bool instrument_signal_filter(struct jit_thread *t, int sig, const void *info)
+{
+	bool pass = true;
+	for (int i = 0; i < client_count && !t->vfork_child; i++)
+		if (clients[i]->signal_filter)
+			pass &= clients[i]->signal_filter(t, sig, info, clients[i]->arg);
+	return pass;
+}
+
 void instrument_safe_point(struct jit_thread *t, uint64_t icount)
 {
 	t->safe_point_pending = false;

@@ -139,6 +139,26 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 	__atomic_store_n(&dbg.threads[n], ts, __ATOMIC_RELEASE);
 }
 
+/* An app signal about to be delivered stops its thread: gdb shows it and says whether the
+ * app gets it (a resume with the signal) or not. */
+static bool signal_filter(struct jit_thread *t, int sig, const void *info, void *arg)
+{
+	(void)info;
+	(void)arg;
+	struct dbg_thread *ts = dbg_thread_of(t);
+	if (!ts || !dbg_channel.connected || dbg.disabled)
+		return true;
+	struct jit_regs r;
+	jit_thread_get_regs(t, &r);
+	struct jit_callout here = {.thread = t, .pc = r.rip}; /* a block boundary */
+	dbg_stop(&here, &(struct dbg_stop){.kind = DBG_STOP_SIGNAL, .signal = sig});
+	bool pass = ts->pass_signal != 0;
+	while (ts->hold)
+		dbg_park_held(&here, ts);
+	dbg_update_budget(ts);
+	return pass;
+}
+
 static bool is_fork_child(long nr, const long args[6], long result)
 {
 	return result == 0 && (nr == SYS_fork || nr == SYS_vfork ||
@@ -208,6 +228,7 @@ static const struct jit_client client = {
     .thread_start = thread_start,
     .image_mapped = image_mapped,
     .syscall_post = syscall_post,
+    .signal_filter = signal_filter,
     .at_exit = at_exit,
     .app_dies = app_dies,
     .vfork_shares_memory = vfork_shares_memory,

@@ -269,6 +269,10 @@ struct jit_client {
 	 * boundary (info: the kernel's siginfo; old_mask: the mask the frame saves). */
 	void (*signal_delivery)(struct jit_thread *t, int sig, const void *info,
 				const struct jit_sigaction *act, uint64_t old_mask, void *arg);
+	/* An asynchronous signal is about to reach t at a block boundary (its handler, or its
+	 * default action): returning false discards it (a debugger's user said so). t's
+	 * registers are those it has there; the hook may stop the world, as at a safe point. */
+	bool (*signal_filter)(struct jit_thread *t, int sig, const void *info, void *arg);
 	/* At the block boundary (or before the callout) after jit_request_safe_point. icount:
 	 * the instructions the thread has executed there (exact). */
 	void (*safe_point)(struct jit_thread *t, uint64_t icount, void *arg);

@@ -1,8 +1,12 @@
 /* The gdb tests' program: a call chain with locals, a global that changes at known writes,
- * a code checksum (a breakpoint must never show in app memory), an exit status. Built
- * without optimisation so that every local lives on the stack where gdb looks for it. */
+ * a code checksum (a breakpoint must never show in app memory), an exit status; with a
+ * second argument "signals", it sends itself SIGUSR1 twice and says how many reached its
+ * handler. Built without optimisation so that every local lives on the stack where gdb
+ * looks for it. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int counter; /* the watched global: written once per step of accumulate */
 
@@ -32,9 +36,23 @@ static unsigned checksum(void)
 	return sum;
 }
 
+static volatile sig_atomic_t usr1_handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_handled++;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 4;
+	if (argc > 2 && !strcmp(argv[2], "signals")) {
+		signal(SIGUSR1, on_usr1);
+		raise(SIGUSR1);
+		raise(SIGUSR1);
+		printf("usr1 handled %d\n", (int)usr1_handled);
+	}
 	unsigned before = checksum();
 	int total = accumulate(n);
 	printf("total %d code %s\n", total, checksum() == before ? "unchanged" : "CHANGED");

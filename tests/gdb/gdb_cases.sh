@@ -2,8 +2,8 @@
 # Usage: gdb_cases.sh BIN APPS SCRIPTS CASE
 # Unmodified gdb against pintrace's stub, scripted (gdb -batch -x) through scripts/gdb_record
 # and scripts/gdb_replay. BIN holds logger, replayer and pinball; APPS the test programs
-# gdb_target (a call chain, a watched global, exit status 30 % 7 = 2) and gdb_threads (a
-# "worker" thread; exit status 6).
+# gdb_target (a call chain, a watched global, exit status 30 % 7 = 2; SIGUSR1 twice with
+# "signals"), gdb_threads (a "worker" thread; exit status 6) and ticker (LINES MS).
 set -uo pipefail
 bin=$1 apps=$2 scripts=$3 case=$4
 command -v gdb >/dev/null || { echo "SKIP: no gdb"; exit 77; }
@@ -129,7 +129,9 @@ continue" -o pb/p "$target" 4
 break square if x == 3
 continue
 $show
-pin icount
+delete
+watch counter
+continue
 delete
 continue" pb/p.0 "$target"
 	for name in rsp x counter caller_total; do
@@ -137,8 +139,30 @@ continue" pb/p.0 "$target"
 		[ "$rep" = "$rec" ] || fail "$name: replay $rep, recording $rec"
 	done
 	has '^thread 1: 0 instructions$'
+	has 'Old value = 5'
+	has 'New value = 14'
 	has 'replay: OK'
-	ok "rsp $rec_rsp, x $rec_x, counter $rec_counter, total $rec_caller_total in both; verdict OK"
+	ok "rsp $rec_rsp, x $rec_x, counter $rec_counter, total $rec_caller_total in both; a watchpoint; verdict OK"
+	;;
+signals) # the app's signals stop it; gdb passes the first (continue) and not the second
+	session record 2 'continue
+continue
+signal 0' -o pb/g "$target" 4 signals
+	[ "$(grep -c 'Program received signal SIGUSR1' out)" -eq 2 ] || fail "expected two SIGUSR1 stops"
+	has 'usr1 handled 1'
+	ok "two SIGUSR1 stops, one passed to the handler, one suppressed"
+	;;
+interrupt) # Ctrl-C (gdb's SIGINT, as from a terminal) stops the running app; detach lets it go
+	session record 0 'shell (sleep 0.5; kill -INT $PPID) &
+continue
+pin icount
+info threads
+detach' -o pb/i "$apps/ticker" 10 100
+	has 'Program received signal SIGINT, Interrupt.'
+	has '^thread 1: [0-9]+ instructions$'
+	has '^\* 1    Thread 1 "ticker"'
+	has 'ticker done'
+	ok "interrupted, inspected, detached; the app finished"
 	;;
 busy_port) # a port in use: one line naming it, exit status 2, nothing left behind
 	"$bin/logger" -appdebug -appdebug_file first -log 0 -- "$target" >first.out 2>&1 &
