@@ -84,7 +84,8 @@ static void wait_first_stop(struct stub *s)
  * ended, or when gdb left and the app was let go. */
 static bool run(struct stub *s)
 {
-	bool interrupting = false, gone = false;
+	bool interrupting = s->interrupt, gone = false;
+	s->interrupt = false;
 	for (;;) {
 		bool event = false;
 		bool from_gdb = !gone && rsp_wait(&s->conn, dbg_channel.event_fd,
@@ -127,8 +128,10 @@ static void *stub_main(void *arg)
 	static char packet[RSP_PACKET_MAX + 1];
 	while (s->stopped || run(s)) {
 		int n = rsp_read_packet(&s->conn, packet, sizeof packet);
-		if (n == RSP_INTERRUPT)
+		if (n == RSP_INTERRUPT) { /* gdb handled a stop of its own meanwhile */
+			s->interrupt = true;
 			continue;
+		}
 		if (n == RSP_CLOSED) { /* gdb died: the app goes on without it */
 			stub_begin(DBG_OP_DETACH);
 			s->stopped = false;

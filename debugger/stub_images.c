@@ -104,6 +104,25 @@ static uint64_t load_bias(const struct elf_facts *f, uint64_t mapped)
 	return f->type == ET_DYN ? mapped - f->first_load : 0;
 }
 
+/* Whether the app's memory at addr holds the program's headers as its file has them. A
+ * replay's memory holds only the pages its region touched: gdb compares what AT_PHDR shows
+ * with the file and refuses to relocate the program on a mismatch, whereas without AT_PHDR
+ * it trusts AT_ENTRY. */
+static bool headers_in_memory(const struct elf_facts *f, uint64_t addr)
+{
+	size_t size = (size_t)f->phnum * f->phentsize;
+	uint8_t file[DBG_BUF_SIZE];
+	int fd = open(exe_path, O_RDONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && size <= sizeof file &&
+		  pread(fd, file, size, (off_t)f->phoff) == (ssize_t)size;
+	if (fd >= 0)
+		close(fd);
+	struct dbg_request *r = stub_begin(DBG_OP_READ);
+	r->addr = addr;
+	r->len = size;
+	return ok && stub_call() && r->out_len == size && !memcmp(r->buf, file, size);
+}
+
 bool stub_auxv(char **out, size_t *len)
 {
 	if (!load_maps())
@@ -116,10 +135,13 @@ bool stub_auxv(char **out, size_t *len)
 		uint64_t base = 0;
 		if (exe.interp[0] && read_elf(exe.interp, &interp))
 			base = load_bias(&interp, mapped_at(exe.interp));
-		uint64_t entries[][2] = {{AT_PHDR, bias + phdr}, {AT_PHENT, exe.phentsize},
-					 {AT_PHNUM, exe.phnum},	 {AT_PAGESZ, 4096},
-					 {AT_BASE, base},	 {AT_ENTRY, bias + exe.entry}};
-		for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+		uint64_t entries[][2] = {
+		    {AT_PAGESZ, 4096},	    {AT_BASE, base},	       {AT_ENTRY, bias + exe.entry},
+		    {AT_PHDR, bias + phdr}, {AT_PHENT, exe.phentsize}, {AT_PHNUM, exe.phnum}};
+		size_t count = sizeof entries / sizeof entries[0];
+		if (!headers_in_memory(&exe, bias + phdr))
+			count -= 3; /* no AT_PHDR, AT_PHENT, AT_PHNUM */
+		for (size_t i = 0; i < count; i++) {
 			v[n++] = entries[i][0];
 			v[n++] = entries[i][1];
 		}

@@ -15,8 +15,9 @@ struct stub {
 	uint32_t selected; /* Hg: the thread registers and monitor commands are about (0: the
 			    * thread that stopped) */
 	uint32_t
-	    continued; /* Hc: the thread the old c/s packets resume (0: the one that stopped) */
-	bool stopped;  /* a thread holds the world: requests can be made */
+	    continued;	/* Hc: the thread the old c/s packets resume (0: the one that stopped) */
+	bool stopped;	/* a thread holds the world: requests can be made */
+	bool interrupt; /* gdb's interrupt came while stopped: it applies to the next run */
 	struct dbg_stop stop;
 	int seen_seq; /* dbg_channel.stop_seq of the last stop taken */
 };

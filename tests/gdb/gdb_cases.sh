@@ -98,6 +98,10 @@ continue' -o pb/r "$target" 4
 	grep -q 'region start  gdb gdb:record on' <<<"$info" || fail "region start: $info"
 	replay=$("$bin/replayer" pb/r.0 2>&1) || fail "replay: $replay"
 	grep -q "replay: OK $between instructions" <<<"$replay" || fail "replay: $replay"
+	# gdb_replay finds the program from the pinball: symbols and the backtrace
+	session replay 0 'bt' pb/r.0
+	has '^#0  accumulate \(n=4\) at '
+	has '^#1  .* in main '
 	ok "region of $between instructions between the breakpoints; $replay"
 	;;
 replay_session) # the same stop in the recording and in its replay shows the same state
@@ -157,7 +161,7 @@ interrupt) # Ctrl-C (gdb's SIGINT, as from a terminal) stops the running app; de
 continue
 pin icount
 info threads
-detach' -o pb/i "$apps/ticker" 10 100
+detach' -o pb/i "$apps/ticker" 60 50
 	has 'Program received signal SIGINT, Interrupt.'
 	has '^thread 1: [0-9]+ instructions$'
 	has '^\* 1    Thread 1 "ticker"'
