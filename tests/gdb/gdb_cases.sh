@@ -196,6 +196,17 @@ python import os, signal; os.kill(os.getpid(), signal.SIGKILL)' -o pb/d "$target
 	grep -q '^replay: OK' <<<"$replay" || fail "replay: $replay"
 	ok "the app finished (status 2), its region is a whole pinball: $replay"
 	;;
+kill_in_region) # gdb's kill in a region: the process ends and no pinball stays, not even half
+	session record 137 'break accumulate
+continue
+pin record on
+next
+kill' -o pb/k "$target" 4
+	has 'Started recording region number 0'
+	has 'the debugger killed the program'
+	[ -z "$(ls -A pb 2>/dev/null)" ] || fail "left behind: $(ls pb)"
+	ok "killed (status 137), nothing left in pb/"
+	;;
 replay_gdb_dies) # gdb killed during a replay: the replay goes on to its verdict
 	session record 2 'break accumulate
 continue
