@@ -27,8 +27,8 @@ int rsp_read_packet(struct rsp_conn *c, char *payload, size_t size);
 bool rsp_send(struct rsp_conn *c, const void *data, size_t len);
 bool rsp_send_str(struct rsp_conn *c, const char *s);
 
-/* Whether gdb sent something (the interrupt byte, or closed) within timeout_ms; fd_ready
- * tells whether other_fd became readable meanwhile. */
+/* Whether gdb sent something (the interrupt byte, or it closed) within timeout_ms (-1: no
+ * limit); *other_ready: whether other_fd became readable meanwhile. */
 bool rsp_wait(struct rsp_conn *c, int other_fd, int timeout_ms, bool *other_ready);
 
 #endif
