@@ -207,7 +207,6 @@ int debugger_start(const struct debugger_knobs *k, const char *tool,
 		return -1;
 	}
 	rsp_registers_init();
-	stub.tool = tool;
 	dbg_channel.connected = true;
 	if (start_helper(err, errlen))
 		return -1;

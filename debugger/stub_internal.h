@@ -11,11 +11,10 @@
 
 struct stub {
 	struct rsp_conn conn;
-	const char *tool;  /* "logger", "replayer": the prefix of its messages */
-	uint32_t selected; /* Hg: the thread registers and monitor commands are about (0: the
-			    * thread that stopped) */
-	uint32_t
-	    continued;	/* Hc: the thread the old c/s packets resume (0: the one that stopped) */
+	/* Hg: the thread registers and monitor commands are about (0: the one that stopped) */
+	uint32_t selected;
+	/* Hc: the thread the old c/s packets resume (0: the one that stopped) */
+	uint32_t continued;
 	bool stopped;	/* a thread holds the world: requests can be made */
 	bool interrupt; /* gdb's interrupt came while stopped: it applies to the next run */
 	struct dbg_stop stop;
