@@ -147,6 +147,28 @@ bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
 	return granted && read_once(dst, addr, len);
 }
 
+static bool write_once(uint64_t addr, const void *src, size_t len)
+{
+	struct iovec local = {(void *)src, len};
+	struct iovec remote = {(void *)addr, len};
+	return rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1,
+			   0) == (long)len;
+}
+
+bool jit_write_app_memory(uint64_t addr, const void *src, size_t len)
+{
+	if (write_once(addr, src, len))
+		return true;
+	if (!len)
+		return false;
+	/* A page may be withheld, or write-protected over translated code: ask for each (the
+	 * code's translations retire), then try again. */
+	bool granted = false;
+	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
+		granted |= jit_grant_access(page);
+	return granted && write_once(addr, src, len);
+}
+
 static void *const *excluded;
 static uint32_t excluded_count;
 
@@ -243,6 +265,19 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr)
 	return true;
 }
 
+void jit_callout_safe_point(const struct jit_callout *c)
+{
+	if (!c->thread->safe_point_pending)
+		return;
+	c->thread->app_pc = c->pc;
+	instrument_safe_point(c->thread, jit_callout_icount(c));
+}
+
+void jit_callout_restart_block(const struct jit_callout *c)
+{
+	c->thread->restart_block = true;
+}
+
 void jit_callout_abandon_block(const struct jit_callout *c)
 {
 	instrument_uncount(c->thread, c->pc, c->block_remaining, 0);
@@ -294,6 +329,15 @@ void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->signal_delivery)
 			clients[i]->signal_delivery(t, sig, info, act, old_mask, clients[i]->arg);
+}
+
+bool instrument_signal_filter(struct jit_thread *t, int sig, const void *info)
+{
+	bool pass = true;
+	for (int i = 0; i < client_count && !t->vfork_child; i++)
+		if (clients[i]->signal_filter)
+			pass &= clients[i]->signal_filter(t, sig, info, clients[i]->arg);
+	return pass;
 }
 
 void instrument_safe_point(struct jit_thread *t, uint64_t icount)
@@ -532,6 +576,15 @@ struct jit_thread *jit_thread_at(size_t index)
 uint32_t jit_thread_id(const struct jit_thread *t)
 {
 	return t->tid;
+}
+
+int32_t jit_thread_os_tid(const struct jit_thread *t)
+{
+	return t->os_tid;
+}
+bool jit_thread_exited(const struct jit_thread *t)
+{
+	return __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE) != 0;
 }
 
 size_t jit_thread_live_count(void)

@@ -51,19 +51,24 @@ static void vline(const char *prefix, const char *fmt, va_list ap)
 	rt_write_all(message_fd, line, n);
 }
 
+void jit_abandon(int status)
+{
+	/* Each once: the list is emptied first, so one that fails fatally runs none again. */
+	int n = fatal_cleanup_count;
+	fatal_cleanup_count = 0;
+	for (int i = 0; i < n; i++)
+		fatal_cleanups[i]();
+	rt_exit_group(status);
+	__builtin_unreachable();
+}
+
 void jit_fatal(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vline("error: ", fmt, ap);
 	va_end(ap);
-	/* Each once: the list is emptied first, so one that fails fatally runs none again. */
-	int n = fatal_cleanup_count;
-	fatal_cleanup_count = 0;
-	for (int i = 0; i < n; i++)
-		fatal_cleanups[i]();
-	rt_exit_group(1);
-	__builtin_unreachable();
+	jit_abandon(1);
 }
 
 void jit_message(const char *fmt, ...)

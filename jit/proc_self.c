@@ -7,6 +7,7 @@
 
 #include "app_copy.h"
 #include "config.h"
+#include "jit_app.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 
@@ -80,4 +81,14 @@ bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *resu
 		return true;
 	}
 	return false;
+}
+
+const char *jit_app_exe_path(void)
+{
+	return jit_config.app_exe_path;
+}
+
+void jit_app_set_exe_path(const char *path)
+{
+	jit_config.app_exe_path = path;
 }

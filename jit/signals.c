@@ -526,6 +526,8 @@ void signals_deliver_pending(struct jit_thread *t)
 		return;
 	int sig = __builtin_ctzll(deliverable) + 1;
 	__atomic_and_fetch(&t->signals->set, ~bit(sig), __ATOMIC_ACQ_REL);
+	if (!instrument_signal_filter(t, sig, &t->signals->info[sig]))
+		return;
 	if (app_has_handler(t, sig)) {
 		const struct kernel_sigaction *a = &app_state(t)->actions[sig];
 		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};

@@ -23,7 +23,7 @@ extern char **environ;
  * the next image its own. The first process names itself as the root of every later one. */
 static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
 {
-	char **v = calloc((size_t)k->knob_end + 3, sizeof *v);
+	char **v = calloc((size_t)k->knob_end + 5, sizeof *v);
 	if (!v)
 		return NULL;
 	int n = 0;
@@ -40,6 +40,12 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 		snprintf(pid, sizeof pid, "%d", (int)getpid());
 		v[n++] = "-log:root_pid";
 		v[n++] = pid;
+	}
+	/* gdb's connection ends with the exec: the new program runs without the debugger
+	 * (a later knob wins). */
+	if (k->shared.debug.on) {
+		v[n++] = "-appdebug";
+		v[n++] = "0";
 	}
 	return v;
 }
@@ -58,6 +64,13 @@ static const char *process_basename(const struct logger_knobs *k)
 	snprintf(name, sizeof name, "%s.pid%d", k->basename, (int)getpid());
 	return name;
 }
+
+/* gdb's `monitor` commands about recording (recorder.h). */
+static const struct debug_hooks recording_hooks = {
+    .record = recorder_debug_record,
+    .frozen = recorder_debug_recording,
+    .status = recorder_debug_status,
+};
 
 /* The controller's events go to the recorder (global regions), then the analysis tools. */
 static void recorder_handler(const struct control_event_info *ev, void *arg)
@@ -148,6 +161,11 @@ int main(int argc, char **argv)
 	bool followed = k.argv0 != NULL;
 	if (shared_knobs_start(&k.shared, k.log, followed, k.log ? recorder_handler : NULL, NULL,
 			       err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return 2;
+	}
+	if (debugger_start(&k.shared.debug, "logger", k.log ? &recording_hooks : NULL, err,
+			   sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}

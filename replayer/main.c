@@ -137,6 +137,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	static const struct debug_hooks replay_hooks = {.status = replay_debug_status};
+	if (in.program[0])
+		jit_app_set_exe_path(in.program);
+	if (debugger_start(&k.shared.debug, "replayer", &replay_hooks, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+
 	struct jit_regs regs;
 	const struct replay_regs *first = &in.threads[0].start;
 	memcpy(regs.gpr, first->gpr, sizeof regs.gpr);

@@ -66,6 +66,9 @@ struct replay_thread {
 };
 
 struct replay_input {
+	/* The recorded program's path, found as its argv[0] was (in the recorded working
+	 * directory, or on this PATH), for a debugger; empty when it cannot be found. */
+	char program[4096];
 	struct replay_thread *threads; /* those at start first, in P.threads order */
 	size_t nthreads;
 	struct pinball_slice *slices; /* the schedule */

@@ -37,6 +37,11 @@ void jit_suppress_insn(struct jit_block *b, size_t i);
 
 /* Copies app memory without faulting: false when some byte is unreadable. */
 bool jit_read_app_memory(void *dst, uint64_t addr, size_t len);
+/* Writes app memory without faulting, as a store of the app would (a debugger): pages the
+ * runtime write-protects because code was translated from them lose their translations
+ * first. False when some byte is not writable by the app. From an app thread that holds
+ * the world stopped (or whose callout runs). */
+bool jit_write_app_memory(uint64_t addr, const void *src, size_t len);
 
 /* A client that withholds access to app pages (the logger's first-touch recording) makes
  * them accessible again on demand: the hook is asked about an address the app or the
@@ -132,7 +137,8 @@ void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, v
 #define JIT_GPR_R15 15
 
 /* The app's registers while the thread is in the runtime (callouts, syscall hooks, safe
- * points). */
+ * points), or, for another thread, while the caller holds the world stopped (the thread
+ * waits at a block boundary, in a syscall, or in a hook). */
 uint64_t jit_thread_gpr(const struct jit_thread *t, int reg);
 void jit_thread_set_gpr(struct jit_thread *t, int reg, uint64_t value);
 
@@ -174,6 +180,17 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr);
  * budget checks at the next one, so that it can stop at an exact instruction count (a
  * REP string instruction among them still runs all its iterations). */
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
+
+/* From a callout that asked for a safe point on its own thread (jit_request_safe_point,
+ * say through a client's event): the clients' safe_point hooks run now, at the callout's
+ * instruction with the count before it, instead of at the end of the block. */
+void jit_callout_safe_point(const struct jit_callout *c);
+
+/* From a callout: the rest of the block runs from a fresh translation that starts at the
+ * callout's instruction (without the callouts already run there), as after a change of
+ * instrumentation: its budget checks come first (a debugger stops after exactly one
+ * instruction from there with jit_callout_limit_block). */
+void jit_callout_restart_block(const struct jit_callout *c);
 
 /* From a callout whose thread never runs the rest of its block (it waits for ever, or the
  * process ends there): the thread's instruction count and the clients' (block_left) no
@@ -267,6 +284,10 @@ struct jit_client {
 	 * boundary (info: the kernel's siginfo; old_mask: the mask the frame saves). */
 	void (*signal_delivery)(struct jit_thread *t, int sig, const void *info,
 				const struct jit_sigaction *act, uint64_t old_mask, void *arg);
+	/* An asynchronous signal is about to reach t at a block boundary (its handler, or its
+	 * default action): returning false discards it (a debugger's user said so). t's
+	 * registers are those it has there; the hook may stop the world, as at a safe point. */
+	bool (*signal_filter)(struct jit_thread *t, int sig, const void *info, void *arg);
 	/* At the block boundary (or before the callout) after jit_request_safe_point. icount:
 	 * the instructions the thread has executed there (exact). */
 	void (*safe_point)(struct jit_thread *t, uint64_t icount, void *arg);
@@ -317,6 +338,10 @@ void jit_register_client(const struct jit_client *c);
 size_t jit_thread_count(void);
 struct jit_thread *jit_thread_at(size_t index);
 uint32_t jit_thread_id(const struct jit_thread *t);
+/* The kernel's id of the thread (its /proc/self/task entry). */
+int32_t jit_thread_os_tid(const struct jit_thread *t);
+/* Whether the thread has exited (its block stays for the reports). */
+bool jit_thread_exited(const struct jit_thread *t);
 /* Threads started and not exited (an exit of the last one ends the process). */
 size_t jit_thread_live_count(void);
 

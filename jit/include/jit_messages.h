@@ -19,6 +19,10 @@ void jit_messages_before(void (*hook)(void));
 /* "<tool>: error: <message>" on one line, then exit status 1. */
 _Noreturn void jit_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Ends the process with `status` after the jit_on_fatal cleanups, without a message: a
+ * run given up on purpose (a debugger's kill), whose unfinished output must not stay. */
+_Noreturn void jit_abandon(int status);
+
 /* Runs once before jit_fatal exits (the logger removes its unfinished pinball, the
  * controller its port file); up to four cleanups, run in the order given. */
 void jit_on_fatal(void (*cleanup)(void));

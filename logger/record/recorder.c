@@ -136,8 +136,10 @@ static void set_cause(const struct control_event_info *ev)
 {
 	rt_strlcpy(rec.cause_text, ev->alarm ? ev->alarm->text : "default-start",
 		   sizeof rec.cause_text);
-	rec.cause = (struct pinball_cause){
-	    .kind = "control", .spec = rec.cause_text, .tid = ev->tid, .icount = ev->icount};
+	rec.cause = (struct pinball_cause){.kind = ev->origin ? ev->origin : "control",
+					   .spec = rec.cause_text,
+					   .tid = ev->tid,
+					   .icount = ev->icount};
 }
 
 void recorder_event(const struct control_event_info *ev)

@@ -4,6 +4,7 @@
 #define LOGGER_RECORDER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "control_engine.h"
@@ -37,5 +38,14 @@ void recorder_status(uint32_t *region, bool *recording);
  * process at the end of the triggering thread's basic block; events that arrive while a
  * transition is under way, or that would not change the state, are ignored (and logged). */
 void recorder_event(const struct control_event_info *ev);
+
+/* The debugger's hooks (debug_stop.h), on the stopped app thread: `monitor record on|off`
+ * at callout c (the region starts or ends at c's instruction), whether a region is being
+ * recorded (gdb may not change memory or registers then: the replay could not), and a
+ * line for `monitor status`. */
+struct jit_callout;
+void recorder_debug_record(const struct jit_callout *c, bool on, char *reply, size_t size);
+bool recorder_debug_recording(void);
+void recorder_debug_status(char *out, size_t size);
 
 #endif

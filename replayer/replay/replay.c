@@ -211,3 +211,14 @@ bool replay_start(const struct replay_input *in, const struct replay_options *o)
 	jit_register_client(&client);
 	return true;
 }
+
+void replay_debug_status(char *out, size_t size)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < rp.in->nthreads; i++)
+		total += rp.in->threads[i].end_icount;
+	rt_format(out, size,
+		  "replayer: replaying a region of %zu threads, %lu instructions; %zu threads "
+		  "have reached their end (the verdict comes with the last)",
+		  rp.in->nthreads, total, (size_t)rp.finished);
+}
