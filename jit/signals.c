@@ -302,6 +302,11 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && jit_grant_access(addr))
 		return; /* a withheld page, now accessible: the access is retried */
 	if (code_cache_contains(pc)) {
+		const struct fragment *f = fragment_at_cache_pc(pc);
+		if (!f || !fragment_insn_at(f, pc)) /* inserted code, a stub: the runtime's */
+			jit_fatal("internal fault: signal %d in the code cache at 0x%lx, outside "
+				  "any app instruction's translation (address 0x%lx)",
+				  sig, pc, addr);
 		struct jit_thread *t = current_thread();
 		/* a fault the app blocks is fatal, as the kernel forces it */
 		if (app_has_handler(t, sig) && !(current_mask(t) & bit(sig))) {

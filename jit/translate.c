@@ -764,7 +764,7 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 	translate_stats.blocks++;
 	struct fragment *f = try_translate(app_pc, start, registered);
 	if (!f) {
-		jit_reset_cache(); /* translation happens between blocks: no thread is inside */
+		jit_reset_cache();
 		f = try_translate(app_pc, start, registered);
 	}
 	return f;
