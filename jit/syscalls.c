@@ -11,6 +11,7 @@
 #include "app_memory.h"
 #include "block.h"
 #include "code_cache.h"
+#include "code_pages.h"
 #include "config.h"
 #include "dispatcher.h"
 #include "fragment.h"
@@ -500,6 +501,10 @@ void syscall_dispatch(struct jit_thread *t)
 			t->syscall_in_progress = -1;
 			return; /* every register is the interrupted code's again */
 		}
+		/* The kernel cannot write where the runtime keeps code write-protected, nor where
+		 * a client withholds pages: the first attempt is never seen. */
+		if (result == -EFAULT && code_pages_release_all())
+			result = dispatch(t, nr, args);
 		if (result == -EFAULT && instrument_syscall_efault(t, nr, args))
 			result = dispatch(t, nr, args);
 		bool restart = result == -EINTR && signals_restart_syscall(t, nr);
