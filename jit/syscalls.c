@@ -3,6 +3,7 @@
 #include <asm/prctl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/sched.h>
 #include <signal.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include "messages.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
+#include "rt_format.h"
+#include "rt_string.h"
 #include "rt_syscall.h"
 #include "runtime_fds.h"
 #include "runtime_lock.h"
@@ -382,6 +385,55 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	return r;
 }
 
+/* The path a followed execveat(dirfd, path, argv, envp, flags) runs, for the next image to
+ * open after the exec, when the app's descriptors may be gone (O_CLOEXEC): the file the
+ * descriptor names (fexecve: AT_EMPTY_PATH), or the path under the directory it names.
+ * A file with no path (a memfd, a deleted file) is reached through a duplicate of the
+ * descriptor that the exec keeps. 0, or -errno as execveat would fail. */
+static long execveat_target(long dirfd, const char *app_path, long flags, char *out, size_t cap)
+{
+	char path[PATH_MAX];
+	if (!app_copy_string(path, (uint64_t)app_path, sizeof path))
+		return -EFAULT;
+	if (flags & ~(long)(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	if (path[0] == '/' || (dirfd == AT_FDCWD && path[0])) {
+		rt_strlcpy(out, path, cap);
+	} else {
+		if (!path[0] && !(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		char link[64];
+		rt_format(link, sizeof link, "/proc/self/fd/%ld", dirfd);
+		long n = rt_syscall3(SYS_readlink, (long)link, (long)out, (long)cap - 1);
+		if (n < 0)
+			return n == -ENOENT ? -EBADF : n;
+		out[n] = '\0';
+		bool reachable = out[0] == '/' && !rt_ends_with(out, " (deleted)");
+		if (!path[0] && !reachable) {
+			long kept = rt_syscall3(SYS_fcntl, dirfd, F_DUPFD, 3);
+			if (kept < 0)
+				return kept;
+			rt_format(out, cap, "/proc/self/fd/%ld", kept);
+		} else if (path[0]) {
+			size_t len = strlen(out);
+			rt_format(out + len, cap - len, "/%s", path);
+		}
+	}
+	if (flags & AT_SYMLINK_NOFOLLOW) {
+		char target[8];
+		if (rt_syscall3(SYS_readlink, (long)out, (long)target, sizeof target) >= 0)
+			return -ELOOP; /* the last component is a symbolic link */
+	}
+	return 0;
+}
+
+static long app_execveat(struct jit_thread *t, const long a[6])
+{
+	char target[PATH_MAX];
+	long r = execveat_target(a[0], (const char *)a[1], a[4], target, sizeof target);
+	return r < 0 ? r : app_execve(t, target, (char *const *)a[2], (char *const *)a[3]);
+}
+
 static long dispatch(struct jit_thread *t, long nr, const long a[6])
 {
 	long r;
@@ -454,7 +506,7 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		return app_execve(t, (const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
 	case SYS_execveat:
 		if (jit_config.follow_execv)
-			jit_fatal("execveat is not supported yet under -follow_execv 1");
+			return app_execveat(t, a);
 		instrument_before_exec(t);
 		return exec_unlocked(t, nr, a);
 	case SYS_readlink:

@@ -22,6 +22,7 @@ struct writer_state {
 	char base[256];
 	char start[128];   /* what started the region */
 	char written[640]; /* what the user is told of a finished pinball */
+	uint32_t threads;  /* that took part: each has an end state */
 };
 
 static void fail(struct writer_state *s, const char *msg)
@@ -45,7 +46,7 @@ static void describe_written(struct writer_state *s, const struct pinball_cause 
 	describe_cause(end, sizeof end, stop);
 	snprintf(s->written, sizeof s->written,
 		 "%s: %llu instructions in %u thread%s, %s, from %s to %s", s->base,
-		 (unsigned long long)sum->instructions, sum->threads, sum->threads == 1 ? "" : "s",
+		 (unsigned long long)sum->instructions, s->threads, s->threads == 1 ? "" : "s",
 		 pinball_human_size(pinball_writer_file_bytes(s->w), size, sizeof size), s->start,
 		 end);
 }
@@ -58,6 +59,7 @@ static void begin(struct writer_state *s, const struct record *r)
 	hdr.nsigactions = r->u.begin.nsigactions;
 	hdr.sigactions = r->u.begin.sigactions;
 	hdr.sigstack = r->u.begin.sigstack;
+	s->threads = 0;
 	snprintf(s->base, sizeof s->base, "%s", r->u.begin.basename);
 	describe_cause(s->start, sizeof s->start, &r->u.begin.cause);
 	char err[PINBALL_ERR_MAX];
@@ -118,6 +120,7 @@ static void write_record(struct writer_state *s, const struct record *r)
 		rc = pinball_writer_add_slice(s->w, &r->u.slice);
 		break;
 	case REC_END:
+		s->threads++;
 		rc = pinball_writer_add_end(s->w, &r->u.thread);
 		break;
 	default:
