@@ -8,6 +8,7 @@
 #include "jit_messages.h"
 #include "record_queue.h"
 #include "rt_alloc.h"
+#include "rt_mutex.h"
 #include "rt_syscall.h"
 
 enum { PAGE = 4096 };
@@ -21,6 +22,9 @@ struct watched {
 
 static struct watched *ranges;
 static size_t count, cap;
+/* Threads meet here: the baton's holder faulting on a page while another thread's runtime
+ * code (a syscall's return) reads it. */
+static rt_mutex lock;
 
 static int add_mapping(const struct jit_app_mapping *m, void *arg)
 {
@@ -64,16 +68,29 @@ static void give_back(const struct watched *w, uint64_t page)
 	rt_mprotect((void *)page, PAGE, jit_real_prot(page, w->prot));
 }
 
-bool first_touch_page(uint64_t addr)
+/* The page at page of w is no longer withheld: whether an access that faulted on it may
+ * have done so before another thread gave it back, and will succeed once retried. Only
+ * for a page the app may read and write (a read-only page would fault on a write again,
+ * for ever). */
+static bool given_back_meanwhile(const struct watched *w, uint64_t page)
 {
+	uint32_t rw = PROT_READ | PROT_WRITE;
+	return (jit_real_prot(page, w->prot) & rw) == rw;
+}
+
+/* Records and gives back the page holding addr if it is withheld: true when this call did;
+ * else *retry says whether an access that faulted there may now succeed. */
+static bool take_page(uint64_t addr, bool *retry)
+{
+	rt_mutex_lock(&lock);
 	struct watched *w = find(addr);
-	if (!w)
-		return false;
 	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
-	size_t i = (page - w->start) / PAGE;
-	if (!w->withheld[i])
+	size_t i = w ? (page - w->start) / PAGE : 0;
+	if (!w || !w->withheld[i]) {
+		*retry = w && given_back_meanwhile(w, page);
+		rt_mutex_unlock(&lock);
 		return false;
-	w->withheld[i] = 0;
+	}
 	give_back(w, page);
 	struct record *r = record_new(REC_PAGE, PAGE);
 	if (!r)
@@ -83,7 +100,17 @@ bool first_touch_page(uint64_t addr)
 	r->u.page.prot = w->prot;
 	r->u.page.data = r->data;
 	record_push(r);
+	w->withheld[i] = 0; /* last: whoever sees it clear finds the page given back */
+	rt_mutex_unlock(&lock);
+	*retry = true;
 	return true;
+}
+
+bool first_touch_page(uint64_t addr)
+{
+	bool retry;
+	take_page(addr, &retry);
+	return retry;
 }
 
 void first_touch_range(uint64_t addr, uint64_t len)
@@ -100,7 +127,7 @@ bool first_touch_all(void)
 	for (size_t k = 0; k < count; k++) {
 		struct watched *w = &ranges[k];
 		for (uint64_t page = w->start; page < w->end; page += PAGE)
-			any |= first_touch_page(page);
+			any |= take_page(page, &(bool){false});
 	}
 	return any;
 }
