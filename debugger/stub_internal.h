@@ -18,7 +18,7 @@ struct stub {
 	bool stopped;	/* a thread holds the world: requests can be made */
 	bool interrupt; /* gdb's interrupt came while stopped: it applies to the next run */
 	struct dbg_stop stop;
-	int seen_seq; /* dbg_channel.stop_seq of the last stop taken */
+	int seen_seq; /* dbg_channel->stop_seq of the last stop taken */
 };
 
 /* stub_request.c: one request to the stopped app thread. stub_begin clears the request

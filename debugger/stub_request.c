@@ -8,7 +8,7 @@
 
 struct dbg_request *stub_begin(enum dbg_op op)
 {
-	struct dbg_request *r = &dbg_channel.req;
+	struct dbg_request *r = &dbg_channel->req;
 	r->op = op;
 	r->thread = 0;
 	r->addr = r->len = 0;
@@ -23,13 +23,13 @@ struct dbg_request *stub_begin(enum dbg_op op)
 
 bool stub_call(void)
 {
-	int seq = __atomic_add_fetch(&dbg_channel.req_seq, 1, __ATOMIC_ACQ_REL);
-	rt_futex_wake(&dbg_channel.req_seq, INT_MAX);
+	int seq = __atomic_add_fetch(&dbg_channel->req_seq, 1, __ATOMIC_ACQ_REL);
+	rt_futex_wake_shared(&dbg_channel->req_seq, INT_MAX);
 	for (;;) {
-		int done = __atomic_load_n(&dbg_channel.done_seq, __ATOMIC_ACQUIRE);
+		int done = __atomic_load_n(&dbg_channel->done_seq, __ATOMIC_ACQUIRE);
 		if (done == seq)
 			break;
-		rt_futex_wait(&dbg_channel.done_seq, done);
+		rt_futex_wait_shared(&dbg_channel->done_seq, done, 0);
 	}
-	return !dbg_channel.req.failed;
+	return !dbg_channel->req.failed;
 }
