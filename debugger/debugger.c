@@ -50,38 +50,6 @@ static int high_fd(int fd)
 	return fd;
 }
 
-/* Takes a stop or the end the app published, if there is a new one. Returns false when the
- * process is ending (gdb was told). */
-static bool take_event(struct stub *s, bool *got)
-{
-	uint64_t count;
-	while (read(dbg_channel->event_fd, &count, sizeof count) > 0)
-		;
-	int seq = __atomic_load_n(&dbg_channel->stop_seq, __ATOMIC_ACQUIRE);
-	*got = seq != s->seen_seq;
-	if (!*got)
-		return true;
-	s->seen_seq = seq;
-	s->stop = dbg_channel->stop;
-	bool ends = s->stop.kind == DBG_STOP_EXITED || s->stop.kind == DBG_STOP_KILLED;
-	if (ends)
-		stub_send_stop(s);
-	else
-		s->stopped = true;
-	__atomic_store_n(&dbg_channel->stop_sent, seq, __ATOMIC_RELEASE);
-	rt_futex_wake_shared(&dbg_channel->stop_sent, INT_MAX);
-	return !ends;
-}
-
-/* The program's first thread stops before its first instruction, maybe before gdb came. */
-static void wait_first_stop(struct stub *s)
-{
-	struct pollfd p = {.fd = dbg_channel->event_fd, .events = POLLIN};
-	bool got = false;
-	while (!got && poll(&p, 1, -1) >= 0)
-		take_event(s, &got);
-}
-
 /* While the app runs: the next stop, gdb's interrupt, or gdb gone (then the app is
  * stopped once more, to be let go without the debugger). Returns false when the process
  * ended, or when gdb left and the app was let go. */
@@ -94,7 +62,7 @@ static bool run(struct stub *s)
 		bool from_gdb = !gone && rsp_wait(&s->conn, dbg_channel->event_fd,
 						  interrupting ? INTERRUPT_REPEAT_MS : -1, &event);
 		bool got;
-		if (!take_event(s, &got))
+		if (!stub_take_event(s, &got))
 			return false;
 		if (got && gone) {
 			stub_begin(DBG_OP_DETACH);
@@ -127,7 +95,7 @@ static void *stub_main(void *arg)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	s->conn.fd = high_fd(fd);
 	__atomic_store_n(&dbg_channel->attached, true, __ATOMIC_RELEASE);
-	wait_first_stop(s);
+	stub_wait_stop(s); /* the first thread stops before its first instruction */
 	static char packet[RSP_PACKET_MAX + 1];
 	while (s->stopped || run(s)) {
 		int n = rsp_read_packet(&s->conn, packet, sizeof packet);
