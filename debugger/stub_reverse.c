@@ -18,9 +18,10 @@
 #include "rt_syscall.h"
 #include "stub_internal.h"
 
-/* A run from a checkpoint farther than EXTRA_AFTER instructions from its goal takes a
- * checkpoint EXTRA_BEFORE instructions before the goal: the next steps back (gdb takes
- * many: reverse-next is reverse-stepi over a line) replay that much only. */
+/* Going back, a run from a checkpoint farther than EXTRA_AFTER instructions from its goal
+ * takes a checkpoint EXTRA_BEFORE instructions before the goal: the next steps back (gdb
+ * takes many: reverse-next is reverse-stepi over a line) replay that much only. (Going
+ * forward takes none: only the periodic ones.) */
 enum { EXTRA_AFTER = 4 << 20, EXTRA_BEFORE = 1 << 20 };
 
 static struct dbg_reverse *reverse(void)
@@ -98,18 +99,16 @@ static bool move_to(struct stub *s, uint32_t thread, uint64_t icount)
 	bool here = position(thread, &now);
 	if (here && now.icount == icount)
 		return true;
-	uint64_t from = here ? now.icount : 0;
+	struct dbg_goal goal = {thread, icount, 0};
 	if (!here || now.icount > icount) {
 		int k = checkpoint_before(thread, icount, UINT64_MAX);
 		if (k < 0)
 			return false;
-		from = count_at(&reverse()->checkpoints[k], thread);
+		if (icount - count_at(&reverse()->checkpoints[k], thread) > EXTRA_AFTER)
+			goal.checkpoint_at = icount - EXTRA_BEFORE;
 		if (!activate(s, k))
 			return false;
 	}
-	struct dbg_goal goal = {thread, icount, 0};
-	if (icount - from > EXTRA_AFTER)
-		goal.checkpoint_at = icount - EXTRA_BEFORE;
 	return run(s, 0, &goal, DBG_RUN_SILENT) && s->stop.kind == DBG_STOP_GOAL;
 }
 
