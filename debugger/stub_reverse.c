@@ -316,13 +316,16 @@ bool stub_reverse_monitor(struct stub *s, const char *cmd, char *out, size_t siz
 		return true;
 	}
 	uint64_t target;
+	uint32_t thread = s->selected ? s->selected : s->stop.thread;
 	char extra;
 	if (strncmp(cmd, "goto", 4))
 		return false;
-	uint32_t thread = s->selected ? s->selected : s->stop.thread;
+	int n = sscanf(cmd + 4, " %" SCNu64 " %" SCNu32 " %c", &target, &thread, &extra);
 	struct dbg_position now;
-	if (sscanf(cmd + 4, " %" SCNu64 " %c", &target, &extra) != 1)
-		snprintf(out, size, "usage: monitor goto N (an instruction count of the thread)\n");
+	if (n < 1 || n > 2)
+		snprintf(out, size,
+			 "usage: monitor goto N [THREAD] (an instruction count of the thread, by "
+			 "default the selected one)\n");
 	else if (!position(thread, &now))
 		snprintf(out, size, "error: thread %" PRIu32 " is not there\n", thread);
 	else if (target >= now.end)

@@ -169,11 +169,12 @@ static void on_insn(const struct jit_callout *c)
 	uint64_t icount = jit_callout_icount(c);
 	if (!ts || !dbg_channel->connected || dbg.mode == DBG_RUN_SILENT)
 		return;
-	/* A scan counts a hit where a copy arrived; a thread going on from a stop does not. */
-	if (dbg.mode != DBG_RUN_SCAN && c->pc == ts->skip_pc && icount == ts->skip_icount)
-		return;
+	/* A thread going on from a stop does not hit the breakpoint there again (a scan counts
+	 * a hit where a copy arrived); an access there is a new one (going back stops before
+	 * the watched one). */
+	bool again = dbg.mode != DBG_RUN_SCAN && c->pc == ts->skip_pc && icount == ts->skip_icount;
 	struct dbg_stop why = {.kind = DBG_STOP_SWBREAK, .signal = SIGTRAP};
-	bool breakpoint = dbg_breakpoint_at(c->pc);
+	bool breakpoint = !again && dbg_breakpoint_at(c->pc);
 	if (!breakpoint && (!dbg_channel->points.nwatches || !dbg_watch_hit(c, &why)))
 		return;
 	if (dbg.mode == DBG_RUN_SCAN) {
@@ -183,6 +184,10 @@ static void on_insn(const struct jit_callout *c)
 	if (breakpoint) {
 		dbg_stop(c, &why);
 		go_on_from_insn(c, ts);
+		return;
+	}
+	if (ts->step != STEP_NONE && c->pc == ts->step_pc && icount == ts->step_icount) {
+		ts->step_reason = why; /* already stepping this instruction: its stop tells */
 		return;
 	}
 	/* The access has not happened yet: stop once this instruction has run. */

@@ -180,8 +180,9 @@ static void monitor(const struct jit_callout *c, struct dbg_request *r, struct d
 		    "%s"
 		    "  help         this list\n",
 		    dbg_channel->reverse.on
-			? "  goto N       the selected thread to its instruction count N, back or "
-			  "forward\n"
+			? "  goto N [T]   the selected thread (or thread T) to its instruction "
+			  "count "
+			  "N,\n               back or forward\n"
 			  "  checkpoints  the replay's checkpoints (reverse execution)\n"
 			: "");
 	} else {
