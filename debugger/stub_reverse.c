@@ -177,10 +177,11 @@ static void report(struct stub *s, enum dbg_stop_kind kind, uint64_t addr)
 	stub_send_stop(s);
 }
 
-/* No history before here: the replay at the region's start. */
-static bool at_begin(struct stub *s)
+/* No history before here: the replay at the region's start (`move`), or where it is (a
+ * thread at its first instruction). */
+static bool at_begin(struct stub *s, bool move)
 {
-	for (int k = 0; k < DBG_MAX_CHECKPOINTS; k++)
+	for (int k = 0; move && k < DBG_MAX_CHECKPOINTS; k++)
 		if (reverse()->checkpoints[k].pid > 0 && !reverse()->checkpoints[k].total) {
 			if (!activate(s, k))
 				return false;
@@ -205,7 +206,7 @@ static bool step_back(struct stub *s, uint32_t thread)
 	if (!position(thread, &cur))
 		return false;
 	if (!cur.icount)
-		return at_begin(s);
+		return at_begin(s, false);
 	for (uint64_t back = 1;; back *= 16) {
 		uint64_t from = cur.icount > back ? cur.icount - back : 0;
 		if (!move_to(s, thread, from))
@@ -213,7 +214,7 @@ static bool step_back(struct stub *s, uint32_t thread)
 		struct dbg_stop last = s->stop;
 		if (!before(&last, &cur)) {
 			if (!from)
-				return at_begin(s);
+				return at_begin(s, false);
 			continue;
 		}
 		if (last.icount + 1 == cur.icount && next_is(&last, cur.pc))
@@ -246,7 +247,7 @@ static bool continue_back(struct stub *s)
 	for (;;) {
 		int k = checkpoint_before(end_thread, end_icount, end_total);
 		if (k < 0)
-			return at_begin(s);
+			return at_begin(s, true);
 		struct dbg_checkpoint from = reverse()->checkpoints[k];
 		if (!activate(s, k))
 			return false;

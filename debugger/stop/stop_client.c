@@ -78,8 +78,8 @@ static bool reverse_stop(const struct jit_callout *c, struct dbg_thread *ts, uin
 	if (extra)
 		g->checkpoint_at = 0;
 	uint64_t interval = dbg_channel->reverse.interval, total = dbg_total_icount();
-	bool periodic = !extra && periodic_checkpoints() && total >= dbg.next_mark;
-	if (periodic)
+	bool periodic = periodic_checkpoints() && total >= dbg.next_mark;
+	if (periodic) /* (one checkpoint serves both when an extra one is due too) */
 		dbg.next_mark = (total / interval + 1) * interval;
 	if ((extra || (periodic && dbg_checkpoint_due(total))) && dbg_checkpoint(c, extra)) {
 		why->kind = DBG_STOP_ARRIVED;
