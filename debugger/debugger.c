@@ -1,6 +1,7 @@
 /* Starting the stub, and its helper thread's loop: wait for gdb, then alternate between
  * serving gdb's packets while a thread holds the world stopped and watching, while the app
- * runs, for the next stop (the eventfd) and for gdb's interrupt byte or departure. */
+ * runs, for the next stop (the eventfd) and for gdb's interrupt byte or departure. Under the
+ * replayer, also the process structure of reverse execution. */
 #include "debugger.h"
 
 #include <arpa/inet.h>
@@ -16,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "jit_messages.h"
@@ -47,38 +50,6 @@ static int high_fd(int fd)
 	return fd;
 }
 
-/* Takes a stop or the end the app published, if there is a new one. Returns false when the
- * process is ending (gdb was told). */
-static bool take_event(struct stub *s, bool *got)
-{
-	uint64_t count;
-	while (read(dbg_channel.event_fd, &count, sizeof count) > 0)
-		;
-	int seq = __atomic_load_n(&dbg_channel.stop_seq, __ATOMIC_ACQUIRE);
-	*got = seq != s->seen_seq;
-	if (!*got)
-		return true;
-	s->seen_seq = seq;
-	s->stop = dbg_channel.stop;
-	bool ends = s->stop.kind == DBG_STOP_EXITED || s->stop.kind == DBG_STOP_KILLED;
-	if (ends)
-		stub_send_stop(s);
-	else
-		s->stopped = true;
-	__atomic_store_n(&dbg_channel.stop_sent, seq, __ATOMIC_RELEASE);
-	rt_futex_wake(&dbg_channel.stop_sent, INT_MAX);
-	return !ends;
-}
-
-/* The program's first thread stops before its first instruction, maybe before gdb came. */
-static void wait_first_stop(struct stub *s)
-{
-	struct pollfd p = {.fd = dbg_channel.event_fd, .events = POLLIN};
-	bool got = false;
-	while (!got && poll(&p, 1, -1) >= 0)
-		take_event(s, &got);
-}
-
 /* While the app runs: the next stop, gdb's interrupt, or gdb gone (then the app is
  * stopped once more, to be let go without the debugger). Returns false when the process
  * ended, or when gdb left and the app was let go. */
@@ -88,10 +59,10 @@ static bool run(struct stub *s)
 	s->interrupt = false;
 	for (;;) {
 		bool event = false;
-		bool from_gdb = !gone && rsp_wait(&s->conn, dbg_channel.event_fd,
+		bool from_gdb = !gone && rsp_wait(&s->conn, dbg_channel->event_fd,
 						  interrupting ? INTERRUPT_REPEAT_MS : -1, &event);
 		bool got;
-		if (!take_event(s, &got))
+		if (!stub_take_event(s, &got))
 			return false;
 		if (got && gone) {
 			stub_begin(DBG_OP_DETACH);
@@ -123,8 +94,8 @@ static void *stub_main(void *arg)
 	int one = 1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	s->conn.fd = high_fd(fd);
-	__atomic_store_n(&dbg_channel.attached, true, __ATOMIC_RELEASE);
-	wait_first_stop(s);
+	__atomic_store_n(&dbg_channel->attached, true, __ATOMIC_RELEASE);
+	stub_wait_stop(s); /* the first thread stops before its first instruction */
 	static char packet[RSP_PACKET_MAX + 1];
 	while (s->stopped || run(s)) {
 		int n = rsp_read_packet(&s->conn, packet, sizeof packet);
@@ -138,10 +109,10 @@ static void *stub_main(void *arg)
 			stub_call();
 			break;
 		}
-		if (!stub_packet(s, packet, (size_t)n) && !dbg_channel.connected)
+		if (!stub_packet(s, packet, (size_t)n) && !dbg_channel->connected)
 			break; /* detached */
 	}
-	__atomic_store_n(&dbg_channel.attached, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&dbg_channel->attached, false, __ATOMIC_RELEASE);
 	close(s->conn.fd);
 	return NULL;
 }
@@ -182,17 +153,75 @@ static int start_helper(char *err, size_t errlen)
 	return 0;
 }
 
-int debugger_start(const struct debugger_knobs *k, const char *tool,
-		   const struct debug_hooks *hooks, char *err, size_t errlen)
+/* The stub's process under the replayer: it reaps the replay's processes (all its children,
+ * debugger/stop/checkpoints.c) until the live one ends, then ends with its status, killing
+ * the checkpoints. */
+static _Noreturn void wait_for_replay_end(void)
+{
+	const struct dbg_reverse *rv = &dbg_channel->reverse;
+	int status = 1;
+	for (;;) {
+		int how;
+		pid_t pid = waitpid(-1, &how, __WALL);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (pid == __atomic_load_n(&rv->live_pid, __ATOMIC_ACQUIRE)) {
+			status = WIFEXITED(how) ? WEXITSTATUS(how) : 128 + WTERMSIG(how);
+			break;
+		}
+	}
+	for (int i = 0; i < DBG_MAX_CHECKPOINTS; i++)
+		if (rv->checkpoints[i].pid > 0)
+			kill(rv->checkpoints[i].pid, SIGKILL);
+	exit(status);
+}
+
+/* Reverse execution: the replay runs in a child (and later in copies of checkpoints, made
+ * children of this process too); this process keeps the stub. Returns 0 in the child. */
+static int replay_in_child(const struct debugger_knobs *k, char *err, size_t errlen)
+{
+	struct dbg_reverse *rv = &dbg_channel->reverse;
+	rv->on = true;
+	rv->interval = k->checkpoint_interval;
+	rv->stub_pid = getpid();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "gdb stub: cannot fork the replay: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(listen_fd);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != rv->stub_pid)
+			_exit(1);
+		__atomic_store_n(&rv->live_pid, getpid(), __ATOMIC_RELEASE);
+		return 0;
+	}
+	__atomic_store_n(&rv->live_pid, pid, __ATOMIC_RELEASE);
+	if (start_helper(err, errlen)) {
+		kill(pid, SIGKILL);
+		return -1;
+	}
+	wait_for_replay_end();
+}
+
+int debugger_start(const struct debugger_knobs *k, const char *tool, char *err, size_t errlen)
 {
 	if (!k->on)
 		return 0;
+	if (!debug_stop_map_channel()) {
+		snprintf(err, errlen, "gdb stub: cannot map its channel: %s", strerror(errno));
+		return -1;
+	}
 	unsigned port;
 	listen_fd = listen_on(k->port, &port, err, errlen);
 	if (listen_fd < 0)
 		return -1;
-	dbg_channel.event_fd = high_fd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-	if (dbg_channel.event_fd < 0) {
+	dbg_channel->event_fd = high_fd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+	if (dbg_channel->event_fd < 0) {
 		snprintf(err, errlen, "gdb stub: cannot create an eventfd: %s", strerror(errno));
 		return -1;
 	}
@@ -202,15 +231,19 @@ int debugger_start(const struct debugger_knobs *k, const char *tool,
 		atexit(remove_port_file);
 		jit_on_fatal(remove_port_file);
 	}
-	if (debug_stop_register(hooks, remove_port_file)) {
+	rsp_registers_init();
+	dbg_channel->connected = true;
+	fprintf(stderr, "%s: gdb stub listening on 127.0.0.1:%u%s%s (target remote :%u)\n", tool,
+		port, k->file ? ", port in " : "", k->file ? port_file.path : "", port);
+	return k->reverse ? replay_in_child(k, err, errlen) : start_helper(err, errlen);
+}
+
+int debugger_register(const struct debugger_knobs *k, const struct debug_hooks *hooks, char *err,
+		      size_t errlen)
+{
+	if (k->on && debug_stop_register(hooks, remove_port_file)) {
 		snprintf(err, errlen, "gdb stub: no per-thread counter left");
 		return -1;
 	}
-	rsp_registers_init();
-	dbg_channel.connected = true;
-	if (start_helper(err, errlen))
-		return -1;
-	fprintf(stderr, "%s: gdb stub listening on 127.0.0.1:%u%s%s (target remote :%u)\n", tool,
-		port, k->file ? ", port in " : "", k->file ? port_file.path : "", port);
 	return 0;
 }

@@ -18,13 +18,25 @@ struct stub {
 	bool stopped;	/* a thread holds the world: requests can be made */
 	bool interrupt; /* gdb's interrupt came while stopped: it applies to the next run */
 	struct dbg_stop stop;
-	int seen_seq; /* dbg_channel.stop_seq of the last stop taken */
+	int seen_seq; /* dbg_channel->stop_seq of the last stop taken */
 };
 
 /* stub_request.c: one request to the stopped app thread. stub_begin clears the request
  * and sets its op; stub_call runs it and returns false when it failed. */
 struct dbg_request *stub_begin(enum dbg_op op);
 bool stub_call(void);
+/* Takes a stop or the end the app published, if there is a new one (*got): s->stop, and
+ * s->stopped for a stop. Returns false when the process is ending (gdb was told). */
+bool stub_take_event(struct stub *s, bool *got);
+/* Waits for the next stop; false when the process ended instead (gdb was told). */
+bool stub_wait_stop(struct stub *s);
+
+/* stub_reverse.c: reverse execution under the replayer. bs (reverse-stepi of the resumed
+ * thread) and bc (reverse-continue): the replay goes back, and the stop is sent. */
+void stub_reverse(struct stub *s, bool step);
+/* `monitor goto N` and `monitor checkpoints`: true when cmd is one of them (the answer in
+ * out). */
+bool stub_reverse_monitor(struct stub *s, const char *cmd, char *out, size_t size);
 
 /* stub_images.c: what gdb needs to find the program and its libraries, from the app's
  * mappings and their ELF files: an auxiliary vector (AT_PHDR, AT_ENTRY, AT_BASE...), the

@@ -38,6 +38,7 @@ int stub_host_signal(int gdb)
 void stub_send_stop(struct stub *s)
 {
 	const struct dbg_stop *st = &s->stop;
+	s->selected = 0; /* gdb takes a stop's thread for the one its register reads are about */
 	char reply[128];
 	if (st->kind == DBG_STOP_EXITED) {
 		snprintf(reply, sizeof reply, "W%02x", st->status & 0xff);
@@ -52,6 +53,8 @@ void stub_send_stop(struct stub *s)
 				 stub_gdb_signal(st->signal), st->thread);
 		if (st->kind == DBG_STOP_SWBREAK)
 			n += snprintf(reply + n, sizeof reply - (size_t)n, "swbreak:;");
+		else if (st->kind == DBG_STOP_BEGIN)
+			n += snprintf(reply + n, sizeof reply - (size_t)n, "replaylog:begin;");
 		else if (st->kind != DBG_STOP_SIGNAL)
 			n += snprintf(reply + n, sizeof reply - (size_t)n, "%s:%" PRIx64 ";",
 				      reasons[st->kind], st->watch_addr);
@@ -256,10 +259,15 @@ static void monitor(struct stub *s, const char *hex)
 	}
 	r->text[n] = '\0';
 	r->thread = s->selected;
-	stub_call();
+	static char command[DBG_TEXT_SIZE], answer[DBG_TEXT_SIZE];
+	memcpy(command, r->text, n + 1); /* (the requests of a reverse command reuse r) */
+	const char *text = r->text;
+	if (stub_reverse_monitor(s, command, answer, sizeof answer))
+		text = answer;
+	else
+		stub_call();
 	/* The answer goes to gdb's console as O packets of hex text. */
 	static char out[RSP_PACKET_MAX];
-	const char *text = r->text;
 	size_t len = strlen(text);
 	for (size_t from = 0; from < len;) {
 		size_t take =
@@ -314,8 +322,8 @@ static void query(struct stub *s, char *p)
 		snprintf(full, sizeof full,
 			 "%sQStartNoAckMode+;qXfer:features:read+;qXfer:auxv:read+;"
 			 "qXfer:exec-file:read+;qXfer:libraries-svr4:read+;qXfer:threads:read+;"
-			 "swbreak+;hwbreak+;vContSupported+",
-			 reply);
+			 "swbreak+;hwbreak+;vContSupported+%s",
+			 reply, dbg_channel->reverse.on ? ";ReverseStep+;ReverseContinue+" : "");
 		rsp_send_str(&s->conn, full);
 	} else if (!strncmp(p, "qXfer:", 6)) {
 		stub_xfer(s, p + 6);
@@ -410,6 +418,12 @@ bool stub_packet(struct stub *s, char *p, size_t n)
 	case 'C':
 	case 'S':
 		return old_resume(s, p[0], p + 1);
+	case 'b': /* bs, bc: reverse-stepi, reverse-continue */
+		if (p[1] == 's' || p[1] == 'c')
+			stub_reverse(s, p[1] == 's');
+		else
+			rsp_send_str(&s->conn, "");
+		return true;
 	case 'D':
 		rsp_send_str(&s->conn, "OK");
 		stub_begin(DBG_OP_DETACH);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rsp_registers.h"
 #include "stub_internal.h"
@@ -24,7 +25,10 @@ static bool threads_doc(char **out, size_t *len)
 		struct dbg_thread_info t;
 		memcpy(&t, r->buf + i * sizeof t, sizeof t);
 		char path[64], name[32] = "";
-		snprintf(path, sizeof path, "/proc/self/task/%d/comm", t.os_tid);
+		/* the replay's process, under the replayer (not the stub's) */
+		snprintf(path, sizeof path, "/proc/%d/task/%d/comm",
+			 dbg_channel->reverse.on ? dbg_channel->reverse.live_pid : getpid(),
+			 t.os_tid);
 		FILE *f = fopen(path, "re");
 		if (f && fgets(name, sizeof name, f))
 			name[strcspn(name, "\n<>&\"")] = '\0';

@@ -71,7 +71,9 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	t->app_pc = exit->target; /* the registers' rip, for the callout */
 	uint64_t retirements = fragment_retirements();
 	struct jit_callout c = {t, exit->target, exit->callout_arg, exit->block_remaining};
+	t->callout_remaining = exit->block_remaining;
 	exit->callout(&c);
+	t->callout_remaining = 0;
 	uint32_t limit = t->block_limit;
 	t->block_limit = 0;
 	if (limit && exit->is_budget && t->app_pc == exit->target) {

@@ -285,7 +285,8 @@ void jit_callout_abandon_block(const struct jit_callout *c)
 
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns)
 {
-	c->thread->block_limit = insns ? insns : 1;
+	uint32_t want = insns ? insns : 1, now = c->thread->block_limit;
+	c->thread->block_limit = now && now < want ? now : want; /* the smallest limit holds */
 }
 
 /* A vfork child is no thread of the process the clients watch (instrument.h): none of
@@ -386,6 +387,11 @@ uint64_t jit_thread_icount(const struct jit_thread *t)
 	for (int i = 0; icount_slot >= 0 && i < ICOUNT_STRIPES; i++)
 		sum += t->client_slots[icount_slot + i];
 	return sum;
+}
+
+uint64_t jit_thread_next_icount(const struct jit_thread *t)
+{
+	return jit_thread_icount(t) - t->callout_remaining;
 }
 
 uint64_t jit_total_icount(void)

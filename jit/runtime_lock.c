@@ -51,3 +51,9 @@ void runtime_lock_forget(long tid)
 						   __ATOMIC_RELAXED))
 		rt_mutex_unlock(&lock);
 }
+
+void runtime_lock_adopt(void)
+{
+	if (__atomic_load_n(&lock.state, __ATOMIC_RELAXED))
+		__atomic_store_n(&owner, rt_gettid(), __ATOMIC_RELAXED);
+}

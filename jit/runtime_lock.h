@@ -24,4 +24,8 @@ bool runtime_lock_held(void);
  * parent and may have been killed inside the runtime. */
 void runtime_lock_forget(long tid);
 
+/* In a process forked by a thread that held the lock: that thread, whose kernel id changed,
+ * still holds it. */
+void runtime_lock_adopt(void);
+
 #endif

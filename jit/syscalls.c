@@ -157,6 +157,17 @@ struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_re
 	return c;
 }
 
+long jit_fork(struct jit_thread *self, unsigned long flags)
+{
+	long r = rt_syscall6(SYS_clone, (long)(flags & ~(unsigned long)(CLONE_VM | CLONE_THREAD)),
+			     0, 0, 0, 0, 0);
+	if (r == 0) {
+		self->os_tid = (int32_t)rt_gettid();
+		runtime_lock_adopt();
+	}
+	return r;
+}
+
 /* The child side of jit_clone_thread, on the child's runtime stack with %gs set. */
 _Noreturn void jit_child_start(struct jit_thread *c);
 void jit_child_start(struct jit_thread *c)

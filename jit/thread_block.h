@@ -101,6 +101,9 @@ struct jit_thread {
 	long syscall_in_progress;
 	/* A client asked for the next block to stop after this many instructions (0: no). */
 	uint32_t block_limit;
+	/* While a callout runs: the counted instructions from its one to the block's end, which
+	 * the thread's count already holds (jit_thread_next_icount). */
+	uint32_t callout_remaining;
 	/* A callout asked for the rest of its block from a fresh translation. */
 	bool restart_block;
 	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 168];

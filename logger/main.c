@@ -164,8 +164,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}
-	if (debugger_start(&k.shared.debug, "logger", k.log ? &recording_hooks : NULL, err,
-			   sizeof err)) {
+	if (debugger_start(&k.shared.debug, "logger", err, sizeof err) ||
+	    debugger_register(&k.shared.debug, k.log ? &recording_hooks : NULL, err, sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}

@@ -20,9 +20,14 @@
 
 enum { MAX_LAYOUT_TRIES = 8 };
 
+/* Instructions between two checkpoints of a replay under gdb: going back replays at most
+ * this many (docs/performance.md). */
+#define DEFAULT_CHECKPOINT_INTERVAL 100000000ull
+
 struct knobs {
 	bool echo;
 	bool quiet;
+	uint64_t checkpoints;	    /* -appdebug_checkpoints */
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	const char *pinball;
 };
@@ -34,11 +39,18 @@ struct knobs {
 static const struct knob replayer_knobs[] = {
     KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),
     KNOB("-q", KNOB_BOOL, quiet, NULL, "quiet: no progress line on a terminal"),
+    {.name = "-appdebug_checkpoints",
+     .kind = KNOB_UINT,
+     .offset = offsetof(struct knobs, checkpoints),
+     .value = "N",
+     .help = "with -appdebug, reverse execution: a checkpoint every N instructions of the "
+	     "replay (0: only at the region's start)",
+     .max = UINT64_MAX},
 };
 
 static int parse(int argc, char **argv, struct knobs *k)
 {
-	*k = (struct knobs){.echo = true};
+	*k = (struct knobs){.echo = true, .checkpoints = DEFAULT_CHECKPOINT_INTERVAL};
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
 		return 2;
@@ -121,26 +133,41 @@ int main(int argc, char **argv)
 			in.brk_start);
 		return 2;
 	}
+	/* Under gdb the replay runs in a child process: this one keeps the stub (reverse
+	 * execution; it returns from here only in the child). */
+	k.shared.debug.reverse = true;
+	k.shared.debug.checkpoint_interval = k.checkpoints;
+	if (debugger_start(&k.shared.debug, "replayer", err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
 	if (shared_knobs_start(&k.shared, false, false, NULL, NULL, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
-	if (!k.quiet) { /* first: its guard sees the app's output before the replay echoes it */
+	/* First: its guard sees the app's output before the replay echoes it. Not under gdb,
+	 * whose terminal it is, and whose replay may go back. */
+	if (!k.quiet && !k.shared.debug.on) {
 		for (size_t i = 0; i < in.nthreads; i++)
 			recorded_instructions += in.threads[i].end_icount;
 		progress_line_start(progress_text);
 	}
 	static struct replay_options options;
 	options.echo = k.echo;
+	if (k.shared.debug.on) {
+		options.region_start = debug_stop_region_start;
+		options.output_new = debug_stop_output_new;
+	}
 	if (!replay_start(&in, &options)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
 		return 2;
 	}
 
-	static const struct debug_hooks replay_hooks = {.status = replay_debug_status};
+	static const struct debug_hooks replay_hooks = {.status = replay_debug_status,
+							.thread_end = replay_debug_thread_end};
 	if (in.program[0])
 		jit_app_set_exe_path(in.program);
-	if (debugger_start(&k.shared.debug, "replayer", &replay_hooks, err, sizeof err)) {
+	if (debugger_register(&k.shared.debug, &replay_hooks, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}

@@ -21,6 +21,19 @@ long rt_futex_wake(int *word, int count)
 	return rt_syscall3(SYS_futex, (long)word, FUTEX_WAKE_PRIVATE, count);
 }
 
+long rt_futex_wait_shared(int *word, int expected, unsigned ms)
+{
+	struct {
+		long sec, nsec;
+	} relative = {ms / 1000, (long)(ms % 1000) * 1000000};
+	return rt_syscall4(SYS_futex, (long)word, FUTEX_WAIT, expected, ms ? (long)&relative : 0);
+}
+
+long rt_futex_wake_shared(int *word, int count)
+{
+	return rt_syscall3(SYS_futex, (long)word, FUTEX_WAKE, count);
+}
+
 long rt_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -103,6 +103,9 @@ long rt_futex_wait(int *word, int expected);
 /* The same, giving up after ms milliseconds (-ETIMEDOUT). */
 long rt_futex_wait_ms(int *word, int expected, unsigned ms);
 long rt_futex_wake(int *word, int count);
+/* Futex on a word that other processes map too (MAP_SHARED memory): the same, shared. */
+long rt_futex_wait_shared(int *word, int expected, unsigned ms /* 0: no limit */);
+long rt_futex_wake_shared(int *word, int count);
 
 /* Writes all of buf, retrying short writes and EINTR. Returns len or -errno. */
 long rt_write_all(int fd, const void *buf, size_t len);

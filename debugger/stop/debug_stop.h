@@ -20,7 +20,14 @@ struct debug_hooks {
 	bool (*frozen)(void);
 	/* One line for `monitor status`: what the driver is doing. */
 	void (*status)(char *out, size_t size);
+	/* A replay: thread `number`'s count at the region's end (false: no such thread).
+	 * NULL: not known. */
+	bool (*thread_end)(uint32_t number, uint64_t *icount);
 };
+
+/* The channel with the stub (debug_channel.h), in memory shared with the processes forked
+ * later. Driver main thread, before anything forks; false when it cannot be mapped. */
+bool debug_stop_map_channel(void);
 
 /* Registers the client; the first thread stops before its first instruction and waits for
  * the stub. hooks must stay alive. at_end: what must go with the process when it exits or
@@ -31,5 +38,14 @@ int debug_stop_register(const struct debug_hooks *hooks, void (*at_end)(void));
  * (one of them reports the interrupt). Repeated until a stop comes: a thread may overwrite
  * the request with its own count once. */
 void debug_stop_interrupt(void);
+
+/* Reverse execution (the replayer): the checkpoint of the region's start, on its first
+ * thread before the others of the region's start are made. Returns here in the replay, and
+ * again in each copy made from it when gdb goes back. TLS-free. */
+void debug_stop_region_start(struct jit_thread *first);
+
+/* Whether the app's output at thread `number`'s count `icount` is new (echo it): false for a
+ * stretch replayed again after going back, whose output was echoed the first time. */
+bool debug_stop_output_new(uint32_t number, uint64_t icount);
 
 #endif

@@ -4,14 +4,27 @@
  * (and, while watchpoints exist, before every instruction that touches memory). */
 #include <linux/sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include "jit_messages.h"
 #include "rt_alloc.h"
+#include "rt_syscall.h"
 #include "stop_internal.h"
 
 struct debugger dbg;
-struct dbg_channel dbg_channel = {.event_fd = -1};
+struct dbg_channel *dbg_channel;
+
+bool debug_stop_map_channel(void)
+{
+	long m = rt_mmap(NULL, sizeof *dbg_channel, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (rt_is_error(m))
+		return false;
+	dbg_channel = (struct dbg_channel *)m;
+	dbg_channel->event_fd = -1;
+	return true;
+}
 
 struct dbg_thread *dbg_thread_of(const struct jit_thread *t)
 {
@@ -25,10 +38,18 @@ struct dbg_thread *dbg_thread_by_id(uint32_t id)
 	return ts && !jit_thread_exited(ts->jt) ? ts : NULL;
 }
 
+static bool periodic_checkpoints(void)
+{
+	return dbg_channel->reverse.on && dbg_channel->reverse.interval;
+}
+
+/* Whether the thread must look at its state at its next block start: a stop or a hold is
+ * due, or a goal or a checkpoint may be. */
 void dbg_update_budget(struct dbg_thread *ts)
 {
 	bool on = !dbg.disabled && (ts->hold || ts->step != STEP_NONE || ts->initial ||
-				    __atomic_load_n(&dbg.interrupt, __ATOMIC_ACQUIRE));
+				    __atomic_load_n(&dbg.interrupt, __ATOMIC_ACQUIRE) ||
+				    dbg.goal.thread == ts->id || periodic_checkpoints());
 	jit_thread_slot_set(ts->jt, dbg.budget_slot, on ? DBG_BUDGET_ON : DBG_BUDGET_OFF);
 }
 
@@ -40,6 +61,53 @@ static void step_one(const struct jit_callout *c, struct dbg_thread *ts)
 	ts->step = STEP_ONE;
 	jit_callout_limit_block(c, 1);
 	jit_thread_slot_set(c->thread, dbg.budget_slot, 1 - (uint64_t)c->block_remaining);
+}
+
+/* Reverse execution at a block start: the goal of the resume reached (a stop), or a
+ * checkpoint due here (true in the copy made from it, which reports its arrival). */
+static bool reverse_stop(const struct jit_callout *c, struct dbg_thread *ts, uint64_t icount,
+			 struct dbg_stop *why)
+{
+	struct dbg_goal *g = &dbg.goal;
+	if (g->thread == ts->id && icount >= g->icount) {
+		g->thread = 0;
+		why->kind = DBG_STOP_GOAL;
+		return true;
+	}
+	bool extra = g->thread == ts->id && g->checkpoint_at && icount >= g->checkpoint_at;
+	if (extra)
+		g->checkpoint_at = 0;
+	uint64_t interval = dbg_channel->reverse.interval, total = dbg_total_icount();
+	bool periodic = periodic_checkpoints() && total >= dbg.next_mark;
+	if (periodic) /* (one checkpoint serves both when an extra one is due too) */
+		dbg.next_mark = (total / interval + 1) * interval;
+	if ((extra || (periodic && dbg_checkpoint_due(total))) && dbg_checkpoint(c, extra)) {
+		why->kind = DBG_STOP_ARRIVED;
+		return true;
+	}
+	return false;
+}
+
+/* Nothing to do here: the budget runs out where the goal or the next checkpoint is (the
+ * block cut short when that is inside it), or never. */
+static void set_budget(const struct jit_callout *c, struct dbg_thread *ts, uint64_t icount)
+{
+	const struct dbg_goal *g = &dbg.goal;
+	uint64_t d = UINT64_MAX;
+	if (g->thread == ts->id) {
+		d = g->icount - icount;
+		if (g->checkpoint_at > icount && g->checkpoint_at - icount < d)
+			d = g->checkpoint_at - icount;
+	}
+	if (periodic_checkpoints() && dbg.next_mark - dbg_total_icount() < d)
+		d = dbg.next_mark - dbg_total_icount();
+	if (d == UINT64_MAX) {
+		jit_thread_slot_set(c->thread, dbg.budget_slot, DBG_BUDGET_OFF);
+		return;
+	}
+	jit_thread_slot_set(c->thread, dbg.budget_slot, d - c->block_remaining);
+	if (d < c->block_remaining)
+		jit_callout_limit_block(c, (uint32_t)d);
 }
 
 static void on_budget(const struct jit_callout *c)
@@ -63,8 +131,8 @@ static void on_budget(const struct jit_callout *c)
 			why = ts->step_reason;
 		else if (__atomic_load_n(&dbg.interrupt, __ATOMIC_ACQUIRE))
 			why.signal = SIGINT;
-		else if (!ts->initial) {
-			dbg_update_budget(ts);
+		else if (!ts->initial && !reverse_stop(c, ts, icount, &why)) {
+			set_budget(c, ts, icount);
 			return;
 		}
 		ts->initial = false;
@@ -73,31 +141,55 @@ static void on_budget(const struct jit_callout *c)
 	}
 }
 
-/* After a stop at an instruction callout: a held thread parks here; a thread that steps
- * comes back to its budget check at this pc through a fresh translation starting here. */
+/* After a stop at an instruction callout: a held thread parks here; a thread that steps or
+ * has a goal comes back to its budget check at this pc through a fresh translation starting
+ * here. */
 static void go_on_from_insn(const struct jit_callout *c, struct dbg_thread *ts)
 {
 	while (ts->hold)
 		dbg_park_held(c, ts);
-	if (ts->step == STEP_ARMED && !ts->step_anywhere)
+	if ((ts->step == STEP_ARMED && !ts->step_anywhere) || dbg.goal.thread == ts->id)
 		jit_callout_restart_block(c);
 	dbg_update_budget(ts);
+}
+
+/* A hit while the stub scans a stretch of the replay for the last one (reverse-continue):
+ * noted, and the thread goes on. */
+static void note_hit(const struct jit_callout *c, struct dbg_thread *ts, uint64_t icount,
+		     const struct dbg_stop *why)
+{
+	struct dbg_reverse *rv = &dbg_channel->reverse;
+	rv->nhits++;
+	rv->last_hit = (struct dbg_hit){ts->id, icount, c->pc, why->kind, why->watch_addr};
 }
 
 static void on_insn(const struct jit_callout *c)
 {
 	struct dbg_thread *ts = dbg_thread_of(c->thread);
 	uint64_t icount = jit_callout_icount(c);
-	if (!ts || !dbg_channel.connected || (c->pc == ts->skip_pc && icount == ts->skip_icount))
+	if (!ts || !dbg_channel->connected || dbg.mode == DBG_RUN_SILENT)
 		return;
+	/* A thread going on from a stop does not hit the breakpoint there again (a scan counts
+	 * a hit where a copy arrived); an access there is a new one (going back stops before
+	 * the watched one). */
+	bool again = dbg.mode != DBG_RUN_SCAN && c->pc == ts->skip_pc && icount == ts->skip_icount;
 	struct dbg_stop why = {.kind = DBG_STOP_SWBREAK, .signal = SIGTRAP};
-	if (dbg_breakpoint_at(c->pc)) {
+	bool breakpoint = !again && dbg_breakpoint_at(c->pc);
+	if (!breakpoint && (!dbg_channel->points.nwatches || !dbg_watch_hit(c, &why)))
+		return;
+	if (dbg.mode == DBG_RUN_SCAN) {
+		note_hit(c, ts, icount, &why);
+		return;
+	}
+	if (breakpoint) {
 		dbg_stop(c, &why);
 		go_on_from_insn(c, ts);
 		return;
 	}
-	if (!dbg.nwatches || !dbg_watch_hit(c, &why))
+	if (ts->step != STEP_NONE && c->pc == ts->step_pc && icount == ts->step_icount) {
+		ts->step_reason = why; /* already stepping this instruction: its stop tells */
 		return;
+	}
 	/* The access has not happened yet: stop once this instruction has run. */
 	ts->step = STEP_ARMED;
 	ts->step_anywhere = false;
@@ -115,7 +207,7 @@ static void instrument(struct jit_block *b, void *arg)
 	jit_insert_budget_check(b, dbg.budget_slot, on_budget, &dbg);
 	for (size_t i = 0; i < jit_block_length(b); i++)
 		if (dbg_breakpoint_at(jit_block_pc(b, i)) ||
-		    (dbg.nwatches && dbg_insn_accesses_memory(b, i)))
+		    (dbg_channel->points.nwatches && dbg_insn_accesses_memory(b, i)))
 			jit_insert_callout(b, i, on_insn, &dbg);
 }
 
@@ -146,7 +238,7 @@ static bool signal_filter(struct jit_thread *t, int sig, const void *info, void 
 	(void)info;
 	(void)arg;
 	struct dbg_thread *ts = dbg_thread_of(t);
-	if (!ts || !dbg_channel.connected || dbg.disabled)
+	if (!ts || !dbg_channel->connected || dbg.disabled)
 		return true;
 	struct jit_regs r;
 	jit_thread_get_regs(t, &r);
@@ -185,7 +277,7 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 /* The process ends: gdb is told (W or X), and the port file goes. */
 static void process_ends(const struct dbg_stop *how)
 {
-	if (__atomic_load_n(&dbg_channel.attached, __ATOMIC_ACQUIRE) && dbg_channel.connected &&
+	if (__atomic_load_n(&dbg_channel->attached, __ATOMIC_ACQUIRE) && dbg_channel->connected &&
 	    !dbg.disabled)
 		dbg_publish(how, true);
 	if (dbg.at_end)

@@ -36,27 +36,22 @@ struct dbg_thread {
 	int pass_signal; /* the signal gdb gives it as it resumes */
 };
 
-struct watch {
-	uint64_t addr, len;
-	enum dbg_stop_kind kind;
-};
-
-enum { MAX_BREAKPOINTS = 256, MAX_WATCHES = 16 };
-
 struct debugger {
 	const struct debug_hooks *hooks;
 	void (*at_end)(void);
 	int budget_slot;
 	struct dbg_thread *threads[DBG_MAX_THREADS];
-	int hold_gen;  /* futex word held threads sleep on */
-	bool hold_new; /* threads born now are held (gdb runs others only) */
-	int interrupt; /* gdb asked for a stop */
-	bool disabled; /* a forked child: never stops */
-	uint64_t breakpoints[MAX_BREAKPOINTS]; /* sorted */
-	uint32_t nbreakpoints;
-	struct watch watches[MAX_WATCHES];
-	uint32_t nwatches;
+	int hold_gen;	/* futex word held threads sleep on */
+	bool hold_new;	/* threads born now are held (gdb runs others only) */
+	int interrupt;	/* gdb asked for a stop */
+	bool disabled;	/* a forked child: never stops */
+	int points_gen; /* dbg_channel->points.gen of this process's translations */
 	uint32_t images, images_reported;
+	/* The last resume's: how hits are treated, and where it ends (reverse execution). */
+	enum dbg_run_mode mode;
+	struct dbg_goal goal;
+	uint64_t next_mark; /* the total count where the next periodic checkpoint is due */
+	bool abandoned;	    /* the stub gave this copy of the replay up: it ends */
 };
 
 extern struct debugger dbg;
@@ -88,6 +83,21 @@ bool dbg_breakpoint_at(uint64_t pc);
 bool dbg_set_breakpoint(uint64_t pc, bool insert);
 bool dbg_set_watch(uint64_t addr, uint64_t len, enum dbg_stop_kind kind, bool insert);
 void dbg_clear_all(void);
+/* A copy of the replay made from a checkpoint translates again if the points changed since
+ * the checkpoint was taken. */
+void dbg_points_sync(void);
+
+/* checkpoints.c (reverse execution, under the replayer). The total count: every thread's
+ * count added up (the stopper's at its callout): the moment, as one thread runs at a time. */
+uint64_t dbg_total_icount(void);
+/* A checkpoint of this moment (callout c at a block start, or the first thread before its
+ * first instruction, c->block_remaining 0): a copy of the process that waits. Returns in
+ * this process (false: none was taken), and, true, in every copy the stub later asks for,
+ * which is then the live one (dbg.arrived). */
+bool dbg_checkpoint(const struct jit_callout *c, bool extra);
+/* Whether the periodic checkpoint is due for the stopper at total count `total`: the table
+ * has none in its interval and only one thread lives. */
+bool dbg_checkpoint_due(uint64_t total);
 
 /* watch_access.c: whether instruction i of a block may touch memory (it gets a check), and
  * whether the instruction at the callout hits a watchpoint (*hit: kind and address). */

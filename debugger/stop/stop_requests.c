@@ -107,8 +107,12 @@ static void resume(const struct dbg_request *r)
 		ts->step_reason =
 		    (struct dbg_stop){.kind = DBG_STOP_SIGNAL, .signal = 5 /* SIGTRAP */};
 		__atomic_store_n(&ts->hold, a.action == DBG_HOLD, __ATOMIC_RELEASE);
-		dbg_update_budget(ts);
 	}
+	dbg.mode = r->mode;
+	dbg.goal = r->goal;
+	for (uint32_t i = 0; i < DBG_MAX_THREADS; i++)
+		if (dbg_thread_by_id(i + 1))
+			dbg_update_budget(dbg_thread_by_id(i + 1));
 	dbg.hold_new = others.action == DBG_HOLD;
 	__atomic_add_fetch(&dbg.hold_gen, 1, __ATOMIC_RELEASE);
 	rt_futex_wake(&dbg.hold_gen, INT_MAX);
@@ -118,14 +122,26 @@ static void resume(const struct dbg_request *r)
 static void detach(void)
 {
 	dbg_clear_all();
-	dbg_channel.connected = false;
+	dbg_channel->connected = false;
 	struct dbg_request all = {.nactions = 1, .actions = {{0, DBG_CONTINUE, 0}}};
 	resume(&all);
 }
 
 static uint64_t thread_icount(const struct dbg_thread *ts)
 {
-	return ts->parked ? ts->at_icount : jit_thread_icount(ts->jt);
+	return ts->parked ? ts->at_icount : jit_thread_next_icount(ts->jt);
+}
+
+static void position(struct dbg_request *r, const struct dbg_thread *ts)
+{
+	struct jit_regs regs;
+	jit_thread_get_regs(ts->jt, &regs);
+	struct dbg_position p = {thread_icount(ts), ts->parked ? ts->at_pc : regs.rip,
+				 dbg_total_icount(), UINT64_MAX};
+	if (dbg.hooks && dbg.hooks->thread_end)
+		dbg.hooks->thread_end(ts->id - 1, &p.end);
+	memcpy(r->buf, &p, sizeof p);
+	r->out_len = sizeof p;
 }
 
 static void monitor(const struct jit_callout *c, struct dbg_request *r, struct dbg_thread *ts)
@@ -151,7 +167,8 @@ static void monitor(const struct jit_callout *c, struct dbg_request *r, struct d
 			  "%s\nthread %u stopped at 0x%lx, %u threads, %u breakpoints, %u "
 			  "watchpoints\n",
 			  line, dbg_thread_of(c->thread)->id, c->pc,
-			  (unsigned)jit_thread_live_count(), dbg.nbreakpoints, dbg.nwatches);
+			  (unsigned)jit_thread_live_count(), dbg_channel->points.nbreakpoints,
+			  dbg_channel->points.nwatches);
 	} else if (!strcmp(cmd, "help") || !cmd[0]) {
 		rt_format(
 		    out, size,
@@ -160,7 +177,14 @@ static void monitor(const struct jit_callout *c, struct dbg_request *r, struct d
 		    "  record off   end the region being recorded here\n"
 		    "  icount       the selected thread's instruction count\n"
 		    "  status       what is being recorded or replayed, threads, breakpoints\n"
-		    "  help         this list\n");
+		    "%s"
+		    "  help         this list\n",
+		    dbg_channel->reverse.on
+			? "  goto N [T]   the selected thread (or thread T) to its instruction "
+			  "count "
+			  "N,\n               back or forward\n"
+			  "  checkpoints  the replay's checkpoints (reverse execution)\n"
+			: "");
 	} else {
 		r->failed = true;
 		char copy[64];
@@ -217,6 +241,14 @@ bool dbg_execute(const struct jit_callout *c, struct dbg_request *r)
 	case DBG_OP_DETACH:
 		detach();
 		return false;
+	case DBG_OP_POSITION:
+		if (ts)
+			position(r, ts);
+		r->failed = !ts;
+		return true;
+	case DBG_OP_ABANDON:
+		dbg.abandoned = true;
+		return true;
 	case DBG_OP_KILL:
 		jit_message("the debugger killed the program");
 		jit_abandon(128 + 9 /* as by SIGKILL */);

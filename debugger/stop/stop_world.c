@@ -3,28 +3,24 @@
  * wait at block boundaries, in syscalls, or parked because gdb holds them. */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
-#include <time.h>
 
 #include "rt_syscall.h"
 #include "stop_internal.h"
 
 /* How long a dying process waits for the stub to tell gdb (the stub answers within
  * milliseconds; this bounds a stub that is stuck on a gdb that stopped reading). */
-static const long END_WAIT_SECONDS = 5;
+static const unsigned END_WAIT_MS = 5000;
 
 void dbg_publish(const struct dbg_stop *s, bool wait_sent)
 {
-	dbg_channel.stop = *s;
-	int seq = __atomic_add_fetch(&dbg_channel.stop_seq, 1, __ATOMIC_ACQ_REL);
+	dbg_channel->stop = *s;
+	int seq = __atomic_add_fetch(&dbg_channel->stop_seq, 1, __ATOMIC_ACQ_REL);
 	uint64_t one = 1;
-	rt_write(dbg_channel.event_fd, &one, sizeof one);
-	struct timespec wait = {END_WAIT_SECONDS, 0};
+	rt_write(dbg_channel->event_fd, &one, sizeof one);
 	for (;;) {
-		int sent = __atomic_load_n(&dbg_channel.stop_sent, __ATOMIC_ACQUIRE);
+		int sent = __atomic_load_n(&dbg_channel->stop_sent, __ATOMIC_ACQUIRE);
 		if (!wait_sent || sent == seq ||
-		    rt_syscall4(SYS_futex, (long)&dbg_channel.stop_sent, FUTEX_WAIT_PRIVATE, sent,
-				(long)&wait) == -ETIMEDOUT)
+		    rt_futex_wait_shared(&dbg_channel->stop_sent, sent, END_WAIT_MS) == -ETIMEDOUT)
 			return;
 	}
 }
@@ -33,14 +29,16 @@ void dbg_publish(const struct dbg_stop *s, bool wait_sent)
 static void serve(const struct jit_callout *c)
 {
 	for (;;) {
-		int seq = __atomic_load_n(&dbg_channel.req_seq, __ATOMIC_ACQUIRE);
-		if (seq == dbg_channel.done_seq) {
-			rt_futex_wait(&dbg_channel.req_seq, seq);
+		int seq = __atomic_load_n(&dbg_channel->req_seq, __ATOMIC_ACQUIRE);
+		if (seq == dbg_channel->done_seq) {
+			rt_futex_wait_shared(&dbg_channel->req_seq, seq, 0);
 			continue;
 		}
-		bool more = dbg_execute(c, &dbg_channel.req);
-		__atomic_store_n(&dbg_channel.done_seq, seq, __ATOMIC_RELEASE);
-		rt_futex_wake(&dbg_channel.done_seq, INT_MAX);
+		bool more = dbg_execute(c, &dbg_channel->req);
+		__atomic_store_n(&dbg_channel->done_seq, seq, __ATOMIC_RELEASE);
+		rt_futex_wake_shared(&dbg_channel->done_seq, INT_MAX);
+		if (dbg.abandoned) /* another copy of the replay goes on: nothing to clean up */
+			rt_exit_group(0);
 		if (!more)
 			return;
 	}
@@ -49,7 +47,7 @@ static void serve(const struct jit_callout *c)
 void dbg_stop(const struct jit_callout *c, const struct dbg_stop *why)
 {
 	struct dbg_thread *ts = dbg_thread_of(c->thread);
-	if (!dbg_channel.connected || dbg.disabled)
+	if (!dbg_channel->connected || dbg.disabled)
 		return;
 	jit_stop_the_world(c->thread);
 	__atomic_store_n(&dbg.interrupt, 0, __ATOMIC_RELEASE);
@@ -62,6 +60,8 @@ void dbg_stop(const struct jit_callout *c, const struct dbg_stop *why)
 	ts->at_icount = jit_callout_icount(c);
 	struct dbg_stop s = *why;
 	s.thread = ts->id;
+	s.icount = ts->at_icount;
+	s.pc = c->pc;
 	/* gdb reads the libraries when it connects: the first stop reports no change (a
 	 * library event there would make gdb skip its set-up). */
 	static bool first_done;

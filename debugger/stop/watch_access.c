@@ -97,8 +97,8 @@ bool dbg_watch_hit(const struct jit_callout *c, struct dbg_stop *hit)
 			continue;
 		uint64_t start, len;
 		operand_range(c, &insn, &ops[k], &start, &len);
-		for (uint32_t w = 0; w < dbg.nwatches; w++) {
-			const struct watch *wp = &dbg.watches[w];
+		for (uint32_t w = 0; w < dbg_channel->points.nwatches; w++) {
+			const struct dbg_watch *wp = &dbg_channel->points.watches[w];
 			if (start >= wp->addr + wp->len || wp->addr >= start + len ||
 			    !kind_matches(wp->kind, ops[k].actions))
 				continue;

@@ -68,6 +68,9 @@ void jit_enable_icount(void);
 /* Instructions the thread has executed: exact between blocks (at exits and thread exit);
  * inside a callout use jit_callout_icount. */
 uint64_t jit_thread_icount(const struct jit_thread *t);
+/* The thread's count at the instruction it runs next: exact for a thread between blocks or
+ * inside a callout (its own, or another's while the caller holds the world stopped). */
+uint64_t jit_thread_next_icount(const struct jit_thread *t);
 /* Every thread's count added up, exited threads included: for progress reports, from any
  * thread (helpers too); only approximate while threads run. */
 uint64_t jit_total_icount(void);
@@ -178,7 +181,8 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr);
 /* From a budget check's callout (jit_insert_budget_check): only the block's first `insns`
  * instructions run, from a translation of them alone, and the thread comes back to its
  * budget checks at the next one, so that it can stop at an exact instruction count (a
- * REP string instruction among them still runs all its iterations). */
+ * REP string instruction among them still runs all its iterations). When several callouts
+ * at the block's start limit it, the smallest limit holds. */
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
 
 /* From a callout that asked for a safe point on its own thread (jit_request_safe_point,
@@ -216,6 +220,15 @@ long jit_app_clone_thread(struct jit_thread *t, unsigned long flags, uint64_t st
  * when it cannot be made. From a hook or callout running on self. */
 struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_regs *r,
 				    const uint8_t *xsave, size_t xsave_len);
+
+/* Replays (a debugger's checkpoints). A copy of the process as clone(flags) makes it
+ * (CLONE_PARENT and the exit signal, say; never CLONE_VM or CLONE_THREAD), in which only
+ * the calling thread runs: the caller knows that no other app thread will be needed there
+ * (none lives, or the copy never resumes them). The runtime's lock, when the caller holds
+ * it, is held by the copy's thread. Returns as fork does: the child's pid, 0 in the child,
+ * or -errno. From a callout or hook running on self. */
+long jit_fork(struct jit_thread *self, unsigned long flags);
+
 void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value);
 uint64_t jit_thread_slot_get(const struct jit_thread *t, int slot);
 

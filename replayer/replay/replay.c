@@ -58,7 +58,7 @@ long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t ic
 	if (result != e->result)
 		diverged(th, icount, "%s gave 0x%lx, recorded 0x%lx", name_of(nr), result,
 			 e->result);
-	if (rp.opt.echo)
+	if (rp.opt.echo && (!rp.opt.output_new || rp.opt.output_new(th->rt->tid, icount)))
 		echo_syscall(rp.in, e, nr, a);
 	return result;
 }
@@ -221,4 +221,14 @@ void replay_debug_status(char *out, size_t size)
 		  "replayer: replaying a region of %zu threads, %lu instructions; %zu threads "
 		  "have reached their end (the verdict comes with the last)",
 		  rp.in->nthreads, total, (size_t)rp.finished);
+}
+
+bool replay_debug_thread_end(uint32_t number, uint64_t *icount)
+{
+	for (size_t i = 0; i < rp.in->nthreads; i++)
+		if (rp.in->threads[i].tid == number) {
+			*icount = rp.in->threads[i].end_icount;
+			return true;
+		}
+	return false;
 }

@@ -6,11 +6,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "replay_input.h"
 
+struct jit_thread;
+
 struct replay_options {
 	bool echo; /* write what the app wrote to fds 1 and 2 (-replay:echo) */
+	/* A debugger's (TLS-free; NULL: none). On the first thread before the others of the
+	 * region's start are made: the checkpoint of the start. */
+	void (*region_start)(struct jit_thread *first);
+	/* Whether the output of thread `number` at `icount` is echoed (false for a stretch
+	 * replayed again). */
+	bool (*output_new)(uint32_t number, uint64_t icount);
 };
 
 /* Registers the client; `in` must stay alive. The thread jit_run_state starts plays the
@@ -19,5 +28,8 @@ bool replay_start(const struct replay_input *in, const struct replay_options *o)
 
 /* `monitor status` under -appdebug (TLS-free): where the replay is. */
 void replay_debug_status(char *out, size_t size);
+/* Under -appdebug (TLS-free): thread `number`'s count at the region's end; false when the
+ * region has no such thread. */
+bool replay_debug_thread_end(uint32_t number, uint64_t *icount);
 
 #endif

@@ -101,6 +101,8 @@ void replay_thread_bind(struct jit_thread *t)
 	/* The first thread: the process's signal state, and every other thread of the
 	 * region's start. */
 	restore_signal_actions(t);
+	if (rp.opt.region_start)
+		rp.opt.region_start(t);
 	for (size_t i = 1; i < rp.in->nthreads; i++) {
 		const struct replay_thread *rt = &rp.in->threads[i];
 		if (!rt->at_start)

@@ -1,7 +1,8 @@
 # gdb's `pin` command for sessions on pintrace's gdb stub (scripts/gdb_record,
-# scripts/gdb_replay): `pin record on`, `pin record off`, `pin icount`, and any other
+# scripts/gdb_replay): `pin record on`, `pin record off`, `pin icount [N]`, and any other
 # `pin X` sent as `monitor X` (the stub's `monitor help` lists them). Without Python in
-# gdb the `monitor` forms do the same.
+# gdb the `monitor` forms do the same (`monitor goto N` for `pin icount N`, then
+# `maintenance flush register-cache`).
 import gdb
 
 
@@ -30,13 +31,23 @@ pin record off: end the region being recorded here."""
 
 
 class PinIcount(gdb.Command):
-    """pin icount: the selected thread's instruction count (in a replay: where it is)."""
+    """pin icount: the selected thread's instruction count (in a replay: where it is).
+pin icount N: in a replay, the selected thread goes to its instruction count N, back or
+forward (monitor goto N)."""
 
     def __init__(self):
         super().__init__("pin icount", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        gdb.execute("monitor icount", from_tty)
+        if not arg.strip():
+            gdb.execute("monitor icount", from_tty)
+            return
+        thread = gdb.selected_thread()
+        gdb.execute("monitor goto %s %d" % (arg.strip(), thread.ptid[1] if thread else 0),
+                    from_tty)
+        # The replay moved behind gdb's back: what it knew of registers and frames is old.
+        gdb.execute("maintenance flush register-cache", to_string=True)
+        gdb.execute("frame", from_tty)
 
 
 Pin()

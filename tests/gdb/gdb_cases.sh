@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: gdb_cases.sh BIN APPS SCRIPTS CASE
 # Unmodified gdb against pintrace's stub, scripted (gdb -batch -x) through scripts/gdb_record
-# and scripts/gdb_replay. BIN holds logger, replayer and pinball; APPS the test programs
+# and scripts/gdb_replay (reverse_*: reverse execution on replays). BIN holds logger, replayer and pinball; APPS the test programs
 # gdb_target (a call chain, a watched global, exit status 30 % 7 = 2; SIGUSR1 twice with
 # "signals"), gdb_threads (a "worker" thread; exit status 6) and ticker (LINES MS).
 set -uo pipefail
@@ -27,6 +27,13 @@ session() {
 	timeout 120 "$scripts/gdb_$tool" -x cmds.gdb "$@" >out 2>&1
 	local status=$?
 	[ $status -eq "$want" ] || fail "gdb_$tool exit status $status, expected $want"
+}
+# record PINBALL PROGRAM ARGS...: a whole-run pinball PINBALL.0, without gdb
+record() {
+	local pinball=$1
+	shift
+	"$bin/logger" -log:basename "$pinball" -- "$@" >/dev/null 2>&1
+	[ -e "$pinball.0.meta" ] || fail "no pinball $pinball.0"
 }
 # The value gdb printed for `echo NAME=` / `print` pairs: value NAME
 value() { sed -n "s/^$1=\\\$[0-9]* = //p" out | head -n 1; }
@@ -218,6 +225,100 @@ continue
 python import os, signal; os.kill(os.getpid(), signal.SIGKILL)' pb/q.0 "$target"
 	has 'replay: OK'
 	ok "$(grep 'replay: OK' out)"
+	;;
+reverse_stepi) # back three instructions and forward three: the same pc and registers
+	record pb/s "$target" 4
+	regs='info registers rip rsp rbp rax rbx rcx rdx rsi rdi r8 r9 r10 r11 r12 r13 r14 r15 eflags'
+	session replay 0 "reverse-stepi
+monitor goto 999999999
+break square
+continue
+continue
+echo BEFORE\n
+$regs
+echo END\n
+reverse-stepi
+reverse-stepi
+reverse-stepi
+echo BACK\n
+info registers rip
+echo END\n
+stepi
+stepi
+stepi
+echo AFTER\n
+$regs
+echo END\n
+monitor checkpoints
+pin icount 50000
+pin icount
+delete
+continue" -c 20000 pb/s.0 "$target"
+	between() { sed -n "/^$1/,/^END/p" out | grep -v -e "^$1" -e '^END'; }
+	before=$(between BEFORE) after=$(between AFTER)
+	[ "$(wc -l <<<"$before")" -eq 18 ] || fail "registers before: $before"
+	[ "$before" = "$after" ] || fail "registers differ after three steps back and forth:
+$(diff <(echo "$before") <(echo "$after"))"
+	[ "$(between BACK | awk '{print $2}')" != "$(awk '/^rip/ {print $2}' <<<"$before")" ] ||
+		fail "reverse-stepi did not move"
+	has '^No more reverse-execution history\.' # reverse-stepi at the region's start
+	has '^error: thread 1 ends at icount [0-9]+: the replay can stop at 0 to [0-9]+$'
+	has 'Breakpoint 1, square \(x=2\)'
+	has "the region's start \(process"
+	has '^  +[0-9]+  total 20[0-9]{3}: thread 1 at icount 20[0-9]{3}, ' # a periodic checkpoint
+	has '^thread 1 at icount 50000, pc 0x'
+	has '^thread 1: 50000 instructions$'
+	has 'replay: OK'
+	ok "pc and $(wc -l <<<"$before") registers equal after reverse-stepi x3, stepi x3; goto; verdict OK"
+	;;
+reverse_watch) # reverse-continue to the last write of a watched global, old and new values
+	record pb/w "$target" 4
+	session replay 0 'break square if x == 4
+continue
+echo COUNTER=
+print counter
+delete
+watch counter
+reverse-continue
+reverse-continue
+continue
+delete
+continue' pb/w.0 "$target"
+	[ "$(value COUNTER)" = 14 ] || fail "counter at square(4): $(value COUNTER)"
+	# going back the writes of 14 and 5 undo themselves (gdb: old = later, new = earlier)
+	grep -A5 'Hardware watchpoint 2: counter' out | tr '\n' ' ' >flat
+	grep -q 'Old value = 14 New value = 5 .* in accumulate (n=4) at .*gdb_target.c:24' flat ||
+		fail "first reverse-continue: $(cat flat)"
+	grep -q 'Old value = 5 New value = 1 ' flat || fail "second reverse-continue: $(cat flat)"
+	grep -q 'Old value = 1 New value = 5 ' flat || fail "forward again: $(cat flat)"
+	has 'replay: OK'
+	ok "back to the writes of 14 and 5, forward to 5 again; verdict OK"
+	;;
+reverse_threads) # reverse-continue in a multithreaded replay stops in the thread that ran
+	record pb/m "$apps/gdb_threads"
+	session replay 0 'break worker_step
+continue
+continue
+continue
+delete
+break gdb_threads.c:28
+continue
+delete
+break worker_step
+reverse-continue
+echo I=
+print i
+info threads
+reverse-continue
+echo J=
+print i
+delete
+continue' pb/m.0 "$apps/gdb_threads"
+	has 'Thread 1 "[^"]*" hit Breakpoint 2, main \(\) at .*gdb_threads.c:28'
+	[ "$(value I)" = 3 ] && [ "$(value J)" = 2 ] || fail "i after reverse-continue: $(value I), $(value J)"
+	has '^\* [0-9]+ +Thread 2 "[^"]*" worker_step \(i=3\)'
+	has 'replay: OK'
+	ok "from main after the join back to worker_step (i=3) then (i=2) in thread 2; verdict OK"
 	;;
 *)
 	fail "unknown case"
