@@ -163,6 +163,7 @@ long jit_fork(struct jit_thread *self, unsigned long flags)
 			     0, 0, 0, 0, 0);
 	if (r == 0) {
 		self->os_tid = (int32_t)rt_gettid();
+		threads_after_fork(self);
 		runtime_lock_adopt();
 	}
 	return r;
@@ -247,6 +248,7 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 		if (flags & CLONE_SETTLS)
 			t->app_fs = (uint64_t)tls;
 		t->os_tid = (int32_t)rt_gettid();
+		threads_after_fork(t);
 	}
 	return r;
 }

@@ -211,6 +211,15 @@ void threads_exiting(struct jit_thread *t)
 	__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL);
 }
 
+void threads_after_fork(struct jit_thread *self)
+{
+	for (size_t i = 0; i < thread_total; i++)
+		if (threads[i] != self && !threads[i]->exited)
+			threads_exiting(threads[i]);
+	for (size_t i = 0; i < MAX_VFORK_CHILDREN; i++)
+		vfork_children[i] = NULL;
+}
+
 size_t threads_count(void)
 {
 	return thread_total;

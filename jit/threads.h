@@ -44,6 +44,10 @@ void threads_exiting(struct jit_thread *t);
 /* clone(2) of a new app thread (context_switch.S). */
 long jit_clone_thread(unsigned long flags, struct jit_thread *child, int *ptid, int *ctid);
 
+/* In a forked child: the other threads of the parent do not exist here (a stop of the
+ * world must not wait for them, and the child is one live thread). */
+void threads_after_fork(struct jit_thread *self);
+
 size_t threads_count(void);
 struct jit_thread *threads_at(size_t index);
 
