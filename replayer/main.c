@@ -16,12 +16,14 @@
 #include "replay.h"
 #include "replay_input.h"
 #include "shared_knobs.h"
+#include "trace_knobs.h"
 
 enum { MAX_LAYOUT_TRIES = 8 };
 
 struct knobs {
 	bool echo;
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
+	struct trace_knobs trace;   /* -trace, -o */
 	const char *pinball;
 };
 
@@ -36,11 +38,13 @@ static const struct knob replayer_knobs[] = {
 static int parse(int argc, char **argv, struct knobs *k)
 {
 	*k = (struct knobs){.echo = true};
+	trace_knobs_init(&k->trace);
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
 		return 2;
 	}
-	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), shared_knob_set(&k->shared)};
+	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), trace_knob_set(&k->trace),
+					shared_knob_set(&k->shared)};
 	const struct knobs_parser parser = {"replayer", "replayer [knobs] PINBALL", sets,
 					    sizeof sets / sizeof sets[0], k->shared.control};
 	for (int i = 1; i < argc;) {
@@ -66,6 +70,11 @@ static int parse(int argc, char **argv, struct knobs *k)
 	if (!k->pinball) {
 		fprintf(stderr, "replayer: error: no pinball given (usage: replayer [knobs] "
 				"PINBALL)\n");
+		return 2;
+	}
+	char err[256];
+	if (trace_knobs_check(&k->trace, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
 	return knobs_finish(&parser) ? 2 : 0;
@@ -107,6 +116,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (shared_knobs_start(&k.shared, false, false, NULL, NULL, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+	if (trace_knobs_start(&k.trace, &in, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}

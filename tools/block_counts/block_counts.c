@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "insn_facts.h"
 #include "instrument.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
@@ -117,6 +118,14 @@ static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, boo
 		const ZydisDecodedInstruction *insn = jit_block_insn(b, i);
 		if (!whole && jit_insn_is_rep_string(insn))
 			continue;
+		uint8_t reads = 0, writes = 0;
+		const ZydisDecodedOperand *ops = jit_block_operands(b, i);
+		for (unsigned o = 0; o < insn->operand_count; o++) {
+			if (!insn_memop_traced(insn, &ops[o]))
+				continue;
+			reads += (ops[o].actions & ZYDIS_OPERAND_ACTION_MASK_READ) != 0;
+			writes += (ops[o].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) != 0;
+		}
 		insns[k++] = (struct counted_insn){
 		    .mnemonic = (uint16_t)insn->mnemonic,
 		    .category = (uint8_t)insn->meta.category,
@@ -124,6 +133,8 @@ static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, boo
 		    .rep = rep_kind(insn),
 		    .length = insn->length,
 		    .offset = (uint16_t)(jit_block_pc(b, i) - pc),
+		    .mem_reads = reads,
+		    .mem_writes = writes,
 		};
 	}
 	uint32_t r = bc.nrecords++;

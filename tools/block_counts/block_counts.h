@@ -27,6 +27,7 @@ struct counted_insn {
 	uint8_t rep;	   /* a REP string instruction's prefix: 1 REP, 2 REPE, 3 REPNE; else 0 */
 	uint8_t length;	   /* bytes */
 	uint16_t offset;   /* from the record's pc */
+	uint8_t mem_reads, mem_writes; /* memory operands it reads and writes (insn_facts.h) */
 };
 
 struct counted_block {
