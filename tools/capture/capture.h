@@ -32,7 +32,7 @@ struct capture_insn {
 struct capture_exec {
 	uint32_t tid;
 	struct capture_insn *insn;	   /* its sink_data is the sink's */
-	uint64_t address[INSN_MAX_MEMOPS]; /* of insn->facts.mem[k]; 0: none known */
+	uint64_t address[INSN_MAX_MEMOPS]; /* of insn->facts.mem[k] (k < nmem); 0: unknown */
 	bool taken;			   /* a branch: whether it was taken */
 };
 

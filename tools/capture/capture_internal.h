@@ -12,7 +12,9 @@
 
 enum {
 	/* The largest record (64 instructions of 6 words, and the header) and a block_left
-	 * mark: what a thread may write after its room ran out. */
+	 * mark: what a thread may write after its room ran out (also the size of the
+	 * decoder's copy of a record, which reads up to 32 bytes past an instruction's
+	 * values). */
 	CAPTURE_MARGIN = 8 + 64 * 48 + 8 + 64,
 	CAPTURE_MAX_BLOCKS = 1 << 22,
 	CAPTURE_MAX_THREADS = 1024,

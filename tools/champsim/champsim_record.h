@@ -54,6 +54,14 @@ static inline void champsim_record_from(const struct capture_exec *x,
 	uint64_t mem[CHAMPSIM_DST_MEM + CHAMPSIM_SRC_MEM] = {0};
 	memcpy(out, head, CHAMPSIM_HEAD_BYTES);
 	out[9] = head[8] && x->taken;
+	if (f->nmem == 1) { /* most instructions with memory: no set to search */
+		if (f->mem[0].write)
+			mem[0] = x->address[0];
+		if (f->mem[0].read)
+			mem[CHAMPSIM_DST_MEM] = x->address[0];
+		memcpy(out + CHAMPSIM_HEAD_BYTES, mem, sizeof mem);
+		return;
+	}
 	for (uint8_t m = 0; m < f->nmem; m++) {
 		if (f->mem[m].write)
 			champsim_add_address(mem, CHAMPSIM_DST_MEM, x->address[m]);
