@@ -17,6 +17,10 @@ static const struct knob shared_knobs[] = {
 	   "distinct cache lines and pages touched by loads, stores and code"),
     SHARED("-ofootprint", KNOB_STRING, analysis.ofootprint, "FILE",
 	   "write the -footprint report to FILE"),
+    SHARED("-debugtrace", KNOB_BOOL, analysis.debugtrace, NULL,
+	   "a line per instruction run: thread, icount, pc, disassembly, memory and registers"),
+    SHARED("-odebugtrace", KNOB_STRING, analysis.odebugtrace, "FILE",
+	   "write -debugtrace to FILE (default debugtrace.out; .gz, .xz: compressed)"),
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
 };
 

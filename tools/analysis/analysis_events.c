@@ -2,6 +2,7 @@
 #include "analysis.h"
 #include "analysis_internal.h"
 #include "block_counts.h"
+#include "debugtrace.h"
 #include "footprint.h"
 #include "icount.h"
 
@@ -16,4 +17,6 @@ void analysis_event(const struct control_event_info *ev)
 		block_counts_event(ev);
 	if (analysis_active.footprint)
 		footprint_tool_event(ev);
+	if (analysis_active.debugtrace)
+		debugtrace_event(ev);
 }

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 struct analysis_active {
-	bool icount, mix, footprint;
+	bool icount, mix, footprint, debugtrace;
 };
 extern struct analysis_active analysis_active;
 

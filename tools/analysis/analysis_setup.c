@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "analysis_internal.h"
+#include "debugtrace.h"
 #include "footprint.h"
 #include "icount.h"
 #include "mix.h"
@@ -52,6 +53,12 @@ int analysis_register(const struct analysis_knobs *k, char *err, size_t errlen)
 		    footprint_tool_register(path, err, errlen))
 			return -1;
 		analysis_active.footprint = true;
+	}
+	if (k->debugtrace) {
+		if (debugtrace_register(k->odebugtrace ? k->odebugtrace : "debugtrace.out", err,
+					errlen))
+			return -1;
+		analysis_active.debugtrace = true;
 	}
 	return 0;
 }
