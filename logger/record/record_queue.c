@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "jit_messages.h"
+
 #include "rt_alloc.h"
 #include "rt_mutex.h"
 #include "rt_syscall.h"
@@ -87,4 +89,12 @@ const char *record_queue_wait_done(void)
 		rt_futex_wait(&done_seq, consumed);
 	consumed++;
 	return done_error;
+}
+
+struct record *must_new(enum record_kind kind, size_t extra)
+{
+	struct record *r = record_new(kind, extra);
+	if (!r)
+		jit_fatal("out of memory while recording");
+	return r;
 }
