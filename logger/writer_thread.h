@@ -11,4 +11,8 @@
  * REC_BEGIN adds its region start cause. 0, or -1 with a message in err. */
 int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen);
 
+/* Creates the directory that will hold the pinballs `basename`.k (mkdir -p of its
+ * directory). 0, or -1 with errno set. */
+int writer_make_parent_dirs(const char *basename);
+
 #endif

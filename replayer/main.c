@@ -4,6 +4,7 @@
  *
  * Prints on stderr `replay: OK <n> instructions, <t> threads, <s> syscalls injected`
  * (exit 0) or `replay: DIVERGED at tid <t> icount <n>: <what>` (exit 1); bad input exits 2. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +14,20 @@
 #include "instrument.h"
 #include "jit.h"
 #include "jit_app.h"
+#include "pinball.h"
+#include "relog.h"
 #include "replay.h"
 #include "replay_input.h"
 #include "shared_knobs.h"
 #include "trace_knobs.h"
+#include "writer_thread.h"
 
 enum { MAX_LAYOUT_TRIES = 8 };
 
 struct knobs {
 	bool echo;
+	bool log;		    /* -log: relog the -control regions */
+	const char *basename;	    /* -log:basename */
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	struct trace_knobs trace;   /* -trace, -o */
 	const char *pinball;
@@ -33,11 +39,14 @@ struct knobs {
 	}
 static const struct knob replayer_knobs[] = {
     KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),
+    KNOB("-log", KNOB_BOOL, log, NULL, "relog: write the -control regions as new pinballs"),
+    KNOB("-log:basename", KNOB_STRING, basename, "B",
+	 "relogged region k goes to pinball B.k (default pinball/log)"),
 };
 
 static int parse(int argc, char **argv, struct knobs *k)
 {
-	*k = (struct knobs){.echo = true};
+	*k = (struct knobs){.echo = true, .basename = "pinball/log"};
 	trace_knobs_init(&k->trace);
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
@@ -94,6 +103,33 @@ static void retry_with_new_layout(char **argv)
 	execv("/proc/self/exe", argv);
 }
 
+/* -log: the pinball writer thread, with the original pinball's header as the template of
+ * the new ones (the same program, machine and start-up). */
+static int start_relogging(const struct knobs *k, const struct replay_input *in, char *err,
+			   size_t errlen)
+{
+	if (in->nthreads > 1) {
+		snprintf(err, errlen, "-log: relogging a multithreaded pinball is not supported");
+		return -1;
+	}
+	if (writer_make_parent_dirs(k->basename)) {
+		snprintf(err, errlen, "-log: cannot create the directory of '%s': %s", k->basename,
+			 strerror(errno));
+		return -1;
+	}
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_reader *r = pinball_reader_open(k->pinball, perr);
+	if (!r) {
+		snprintf(err, errlen, "%s", perr);
+		return -1;
+	}
+	/* The reader stays open: the header's strings are its own. */
+	static struct pinball_header header;
+	header = *pinball_reader_header(r);
+	relog_start(k->basename);
+	return writer_thread_start(&header, err, errlen);
+}
+
 int main(int argc, char **argv)
 {
 	struct knobs k;
@@ -115,7 +151,12 @@ int main(int argc, char **argv)
 			in.brk_start);
 		return 2;
 	}
-	if (shared_knobs_start(&k.shared, false, false, NULL, NULL, err, sizeof err)) {
+	if (k.log && start_relogging(&k, &in, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+	if (shared_knobs_start(&k.shared, k.log, false, k.log ? relog_event : NULL, NULL, err,
+			       sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
@@ -125,6 +166,7 @@ int main(int argc, char **argv)
 	}
 	static struct replay_options options;
 	options.echo = k.echo;
+	options.observer = k.log ? &relog_observer : NULL;
 	if (!replay_start(&in, &options)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
 		return 2;

@@ -8,8 +8,19 @@
 
 #include "replay_input.h"
 
+struct jit_thread;
+
+/* Told what the replay does (relogging): each recorded event as the replay consumes it,
+ * and the end of the replay (on the thread that ends it, before the verdict). */
+struct replay_observer {
+	void (*event)(uint32_t tid, const struct replay_event *e, void *arg);
+	void (*end)(struct jit_thread *t, uint64_t icount, void *arg);
+	void *arg;
+};
+
 struct replay_options {
 	bool echo; /* write what the app wrote to fds 1 and 2 (-replay:echo) */
+	const struct replay_observer *observer; /* NULL: none */
 };
 
 /* Registers the client; `in` must stay alive. The thread jit_run_state starts plays the

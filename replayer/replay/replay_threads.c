@@ -223,6 +223,8 @@ void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t ico
 		pass_turn(th);
 	if (++rp.finished < rp.in->nthreads)
 		return;
+	if (rp.opt.observer)
+		rp.opt.observer->end(t, icount, rp.opt.observer->arg);
 	rt_dprintf(jit_messages_fd(),
 		   "replay: OK %lu instructions, %zu threads, %lu syscalls injected\n",
 		   recorded_instructions(), rp.in->nthreads, rp.syscalls);
