@@ -21,12 +21,19 @@ static const struct knob shared_knobs[] = {
 	   "a line per instruction run: thread, icount, pc, disassembly, memory and registers"),
     SHARED("-odebugtrace", KNOB_STRING, analysis.odebugtrace, "FILE",
 	   "write -debugtrace to FILE (default debugtrace.out; .gz, .xz: compressed)"),
+    SHARED("-bbv", KNOB_BOOL, analysis.bbv, NULL,
+	   "basic-block vectors per interval, in SimPoint's .bb format"),
+    SHARED("-obbv", KNOB_STRING, analysis.obbv, "FILE",
+	   "write -bbv to FILE (default bbv.bb; thread N>0: FILE.tidN)"),
+    {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
+     "instructions per -bbv interval (default 10000000)", 1000000000000ull},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
 };
 
 bool shared_knobs_init(struct shared_knobs *k)
 {
 	*k = (struct shared_knobs){.control = control_spec_new()};
+	k->analysis.bbv_interval = 10000000;
 	return k->control != NULL;
 }
 

@@ -15,6 +15,7 @@
 #include "jit.h"
 #include "jit_app.h"
 #include "pinball.h"
+#include "regions_in.h"
 #include "relog.h"
 #include "replay.h"
 #include "replay_input.h"
@@ -28,6 +29,7 @@ struct knobs {
 	bool echo;
 	bool log;		    /* -log: relog the -control regions */
 	const char *basename;	    /* -log:basename */
+	const char *regions;	    /* -log:regions:in */
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	struct trace_knobs trace;   /* -trace, -o */
 	const char *pinball;
@@ -42,6 +44,8 @@ static const struct knob replayer_knobs[] = {
     KNOB("-log", KNOB_BOOL, log, NULL, "relog: write the -control regions as new pinballs"),
     KNOB("-log:basename", KNOB_STRING, basename, "B",
 	 "relogged region k goes to pinball B.k (default pinball/log)"),
+    KNOB("-log:regions:in", KNOB_STRING, regions, "FILE",
+	 "relog the regions of a CSV file (lines <region>,<start icount>,<length>,...)"),
 };
 
 static int parse(int argc, char **argv, struct knobs *k)
@@ -81,9 +85,15 @@ static int parse(int argc, char **argv, struct knobs *k)
 				"PINBALL)\n");
 		return 2;
 	}
-	char err[256];
+	char err[512];
 	if (trace_knobs_check(&k->trace, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+	if (k->regions &&
+	    (!k->log || regions_in_load(k->regions, k->shared.control, err, sizeof err))) {
+		fprintf(stderr, "replayer: error: %s\n",
+			k->log ? err : "-log:regions:in needs -log");
 		return 2;
 	}
 	return knobs_finish(&parser) ? 2 : 0;

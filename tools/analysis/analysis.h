@@ -1,5 +1,5 @@
 /* The analysis tools a driver (logger, replayer) offers: -icount, -mix, -footprint,
- * -debugtrace, each
+ * -debugtrace, -bbv, each
  * honouring the controller's regions. One place to set them up and to feed them events. */
 #ifndef TOOL_ANALYSIS_H
 #define TOOL_ANALYSIS_H
@@ -14,11 +14,14 @@ struct analysis_knobs {
 	const char *oicount, *omix, *ofootprint; /* report files, NULL: stderr */
 	bool debugtrace;
 	const char *odebugtrace; /* NULL: debugtrace.out */
+	bool bbv;
+	const char *obbv;      /* NULL: bbv.bb */
+	uint64_t bbv_interval; /* instructions */
 };
 
 static inline bool analysis_wanted(const struct analysis_knobs *k)
 {
-	return k->icount || k->mix || k->footprint || k->debugtrace;
+	return k->icount || k->mix || k->footprint || k->debugtrace || k->bbv;
 }
 
 /* Driver thread, before the app starts: registers the selected tools, with their report

@@ -13,7 +13,7 @@ void analysis_event(const struct control_event_info *ev)
 	if (analysis_active.icount)
 		icount_tool_event(ev);
 	/* -mix and -footprint share the block counts: one transition for both. */
-	if (analysis_active.mix || analysis_active.footprint)
+	if (analysis_active.mix || analysis_active.footprint || analysis_active.block_counts)
 		block_counts_event(ev);
 	if (analysis_active.footprint)
 		footprint_tool_event(ev);

@@ -6,6 +6,7 @@
 
 struct analysis_active {
 	bool icount, mix, footprint, debugtrace;
+	bool block_counts; /* the block counts run for -bbv */
 };
 extern struct analysis_active analysis_active;
 

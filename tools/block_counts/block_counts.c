@@ -13,7 +13,7 @@
 
 /* Record 0 is "no block": a thread that has not run a block yet has index 0 in its slot. */
 enum {
-	MAX_RECORDS = 1 << 22,
+	MAX_RECORDS = BLOCK_COUNTS_MAX_RECORDS,
 	HASH_SLOTS = 1 << 23,
 	MAX_THREADS = 4096,
 	INSN_CHUNK = 1 << 16,
@@ -278,6 +278,7 @@ void block_counts_for_thread(uint32_t tid, block_counts_visitor fn, void *arg)
 	if (tid >= MAX_THREADS || !bc.threads[tid].table)
 		return;
 	struct thread_state *s = &bc.threads[tid];
+	rt_mutex_lock(&bc.lock);
 	rt_sort(s->corrections, s->ncorrections, sizeof *s->corrections, by_record);
 	size_t k = 0;
 	for (uint32_t r = 1; r < bc.nrecords; r++) {
@@ -287,6 +288,12 @@ void block_counts_for_thread(uint32_t tid, block_counts_visitor fn, void *arg)
 		if (s->table[r] || k > from)
 			visit_record(r, s->table[r], s->corrections + from, k - from, fn, arg);
 	}
+	rt_mutex_unlock(&bc.lock);
+}
+
+uint32_t block_counts_record_index(const struct counted_block *b)
+{
+	return (uint32_t)(b - bc.records);
 }
 
 bool block_counts_inside(uint32_t tid)
