@@ -638,6 +638,11 @@ static bool emit_block(struct translation *t)
 	bool ended = false;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
+		/* Before the callouts, which may run the instruction in its place (a replay's
+		 * injected results): the record holds the state before it. */
+		if (bi->trace_store_count && block.trace.buffer_slot >= 0)
+			emit_trace_stores(&t->e, bi, &block.trace, false,
+					  block_flags_live_from(&block, i));
 		for (int c = 0; c < bi->callout_count; c++) {
 			struct jit_exit *rec =
 			    emit_callout(t, &bi->callouts[c], bi->pc, counted, false);
@@ -647,9 +652,6 @@ static bool emit_block(struct translation *t)
 		counted -= instrument_counted(&block, i);
 		if (bi->memory_marks_slot >= 0 && memory_marks_wanted(bi))
 			emit_memory_marks(&t->e, bi, bi->memory_marks_slot,
-					  block_flags_live_from(&block, i));
-		if (bi->trace_store_count && block.trace.buffer_slot >= 0)
-			emit_trace_stores(&t->e, bi, &block.trace, false,
 					  block_flags_live_from(&block, i));
 		emit_rep_counters(t, bi, false);
 		t->insns[i] = (struct insn_map){

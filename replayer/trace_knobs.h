@@ -10,9 +10,10 @@
 #include "replay_input.h"
 
 struct trace_knobs {
-	const char *format; /* -trace: "champsim" */
+	const char *format; /* -trace: "champsim", or "feed" (the replay library's stream) */
 	const char *output; /* -o */
 	uint64_t xz_preset; /* -trace:xz_preset */
+	bool regs, memory;  /* -trace:regs, -trace:memory (feed) */
 };
 
 void trace_knobs_init(struct trace_knobs *k);

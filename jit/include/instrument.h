@@ -125,7 +125,9 @@ void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, v
  * buffer's bytes minus the largest record (and anything they write from hooks), so the
  * record that makes it negative still fits. One record per block; bytes < 2^20, word <
  * 2^31. A thread that leaves the block early (block_left) has executed only the record's
- * instructions before block_left's pc; the stores of the others hold garbage. */
+ * instructions before block_left's pc; the stores of the others hold garbage. The stores
+ * before an instruction come before its callouts, so a callout that performs the
+ * instruction in its place (a replay's injected results) does not change them. */
 void jit_insert_trace_block(struct jit_block *b, int buffer_slot, int room_slot, uint32_t bytes,
 			    uint32_t word, jit_callout_fn full, void *arg);
 /* Before instruction i: the effective address (segment base included) of its memory operand

@@ -18,6 +18,7 @@
 struct capture_insn {
 	uint64_t pc;
 	uint16_t data;	   /* offset of its values in the block's record */
+	uint16_t gprs;	   /* offset of the 16 registers before it (0: not captured) */
 	uint16_t mnemonic; /* ZydisMnemonic */
 	uint8_t length;
 	uint8_t bytes[15];
@@ -34,6 +35,9 @@ struct capture_exec {
 	struct capture_insn *insn;	   /* its sink_data is the sink's */
 	uint64_t address[INSN_MAX_MEMOPS]; /* of insn->facts.mem[k] (k < nmem); 0: unknown */
 	bool taken;			   /* a branch: whether it was taken */
+	/* With capture_start's `gprs`: the 16 general-purpose registers before it (JIT_GPR_*
+	 * order); else NULL. */
+	const uint64_t *gpr;
 };
 
 struct capture_sink {
@@ -45,8 +49,9 @@ struct capture_sink {
 };
 
 /* Driver thread, before the app starts: reserves the per-thread slots, registers the JIT
- * client and starts the helper thread (all signals blocked) that feeds `sink`. Returns 0,
- * or -1 with a one-line reason in err. */
-int capture_start(const struct capture_sink *sink, char *err, size_t errlen);
+ * client and starts the helper thread (all signals blocked) that feeds `sink`; with
+ * `gprs`, every instruction's registers are captured too (16 inline stores each: slower).
+ * Returns 0, or -1 with a one-line reason in err. */
+int capture_start(const struct capture_sink *sink, bool gprs, char *err, size_t errlen);
 
 #endif

@@ -14,6 +14,7 @@ struct capture_block **capture_blocks;
 
 static struct {
 	struct handoff *handoff;
+	bool gprs; /* capture every instruction's registers */
 	int buffer_slot, room_slot;
 	uint32_t nblocks;
 	struct handoff_buffer *current[CAPTURE_MAX_THREADS];
@@ -69,6 +70,13 @@ static void instrument(struct jit_block *b, void *arg)
 		ci->mnemonic = (uint16_t)insn->mnemonic;
 		memcpy(ci->bytes, jit_block_bytes(b, i), insn->length);
 		insn_facts_of(insn, jit_block_operands(b, i), &ci->facts);
+		ci->gprs = 0;
+		if (cc.gprs) {
+			ci->gprs = off;
+			for (int r = 0; r < 16; r++)
+				jit_insert_trace_gpr(b, i, r, false, off + 8u * (uint32_t)r);
+			off = (uint16_t)(off + 128);
+		}
 		ci->data = off;
 		off = lay_out(b, i, ci, off);
 	}
@@ -172,9 +180,10 @@ static const struct jit_client client = {
     .at_exit = at_exit,
 };
 
-int capture_client_register(struct handoff *h, char *err, size_t errlen)
+int capture_client_register(struct handoff *h, bool gprs, char *err, size_t errlen)
 {
 	cc.handoff = h;
+	cc.gprs = gprs;
 	cc.buffer_slot = jit_thread_slot_reserve();
 	cc.room_slot = jit_thread_slot_reserve();
 	long r = rt_mmap(NULL, CAPTURE_MAX_BLOCKS * sizeof *capture_blocks, PROT_READ | PROT_WRITE,

@@ -68,6 +68,7 @@ static void emit_block(uint32_t tid, struct capture_block *blk, const uint64_t *
 		struct capture_insn *in = &blk->insns[i];
 		const struct insn_facts *f = &in->facts;
 		x.insn = in;
+		x.gpr = in->gprs ? (const uint64_t *)((const uint8_t *)record + in->gprs) : NULL;
 		if (f->rep) {
 			x.taken = false;
 			emit_rep(&x, record, sink);

@@ -11,11 +11,11 @@
 #include "handoff.h"
 
 enum {
-	/* The largest record (64 instructions of 6 words, and the header) and a block_left
-	 * mark: what a thread may write after its room ran out (also the size of the
-	 * decoder's copy of a record, which reads up to 32 bytes past an instruction's
+	/* The largest record (the header, 64 instructions of 16 registers and 6 words) and a
+	 * block_left mark: what a thread may write after its room ran out (also the size of
+	 * the decoder's copy of a record, which reads up to 32 bytes past an instruction's
 	 * values). */
-	CAPTURE_MARGIN = 8 + 64 * 48 + 8 + 64,
+	CAPTURE_MARGIN = 8 + 64 * (128 + 48) + 8 + 64,
 	CAPTURE_MAX_BLOCKS = 1 << 22,
 	CAPTURE_MAX_THREADS = 1024,
 };
@@ -36,7 +36,7 @@ extern struct capture_block **capture_blocks;
 
 /* Driver thread: the JIT client (capture_client.c), whose buffers go to h. 0, or -1 with
  * the reason in err. */
-int capture_client_register(struct handoff *h, char *err, size_t errlen);
+int capture_client_register(struct handoff *h, bool gprs, char *err, size_t errlen);
 
 /* Helper: the records of a buffer into the sink's executions; a thread's last block is
  * kept until the next word tells whether it ran whole. capture_decode_end: every

@@ -16,10 +16,10 @@ static void finish(void *arg)
 	sink.finish(sink.arg);
 }
 
-int capture_start(const struct capture_sink *s, char *err, size_t errlen)
+int capture_start(const struct capture_sink *s, bool gprs, char *err, size_t errlen)
 {
 	sink = *s;
 	static const struct handoff_ops ops = {consume, finish, NULL};
 	struct handoff *h = handoff_start(&ops, err, errlen);
-	return h ? capture_client_register(h, err, errlen) : -1;
+	return h ? capture_client_register(h, gprs, err, errlen) : -1;
 }

@@ -91,5 +91,5 @@ int champsim_trace_start(const char *path, const uint32_t *tids, size_t ntids, i
 		by_tid[tids[i]] = t;
 	}
 	static const struct capture_sink sink = {exec, finish, NULL};
-	return capture_start(&sink, err, errlen);
+	return capture_start(&sink, false, err, errlen);
 }
