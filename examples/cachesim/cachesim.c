@@ -3,13 +3,14 @@
  * prediction (gshare for conditional branches, a last-target table for indirect jumps and
  * calls, a 16-entry return stack), then prints what it counted.
  *
- *   cachesim [--pull] [--regs] PINBALL
+ *   cachesim [--pull] [--regs] [--memory] PINBALL
  *
  * --pull reads instructions with ptr_replay_next (default: ptr_replay_run's callback);
  * --regs asks for the registers and checks them: every thread's first instruction sees
  * its start state, and an instruction that writes no general-purpose register leaves all
- * sixteen as they were. Build it against an installed library with
- *   cc cachesim.c $(pkg-config --cflags --libs pintrace-replay) -o cachesim */
+ * sixteen as they were; --memory asks for the region's memory at its start and checks
+ * that the first instruction's bytes are there at its pc. Build it against an installed library
+ * with cc cachesim.c $(pkg-config --cflags --libs pintrace-replay) -o cachesim */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +33,9 @@ struct sim {
 	unsigned ras_top;
 	uint64_t conditional, cond_miss, indirect, indirect_miss, returns, return_miss;
 	uint64_t instructions;
-	/* --regs */
-	bool check_regs, seen[TIDS];
+	/* --regs, --memory */
+	bool check_regs, check_memory, seen[TIDS];
+	uint64_t ranges, bytes, code_checked, code_wrong;
 	const struct ptr_replay *replay;
 	uint64_t regs_checked, regs_wrong;
 };
@@ -145,9 +147,42 @@ static void check_regs(struct sim *s, const struct ptr_insn *in)
 	}
 }
 
+struct code_probe {
+	const struct ptr_insn *in;
+	bool found, same;
+};
+
+static int find_code(uint64_t addr, uint32_t prot, const void *data, uint64_t len, void *arg)
+{
+	(void)prot;
+	struct code_probe *p = arg;
+	if (p->in->pc < addr || p->in->pc + p->in->length > addr + len)
+		return 0;
+	p->found = true;
+	p->same = !memcmp((const uint8_t *)data + (p->in->pc - addr), p->in->bytes, p->in->length);
+	return 1;
+}
+
+static int count_memory(uint64_t addr, uint32_t prot, const void *data, uint64_t len, void *arg)
+{
+	(void)addr;
+	(void)prot;
+	(void)data;
+	struct sim *s = arg;
+	s->ranges++;
+	s->bytes += len;
+	return 0;
+}
+
 static void simulate(const struct ptr_insn *in, void *arg)
 {
 	struct sim *s = arg;
+	if (s->check_memory && !s->instructions) {
+		struct code_probe p = {in, false, false};
+		ptr_replay_memory(s->replay, find_code, &p);
+		s->code_checked++;
+		s->code_wrong += !p.found || !p.same;
+	}
 	s->instructions++;
 	memory(s, in);
 	branch(s, in);
@@ -170,16 +205,18 @@ int main(int argc, char **argv)
 			pull = true;
 		else if (!strcmp(argv[i], "--regs"))
 			s.check_regs = true;
+		else if (!strcmp(argv[i], "--memory"))
+			s.check_memory = true;
 		else
 			pinball = argv[i];
 	}
 	if (!pinball) {
-		fprintf(stderr, "usage: cachesim [--pull] [--regs] PINBALL\n");
+		fprintf(stderr, "usage: cachesim [--pull] [--regs] [--memory] PINBALL\n");
 		return 2;
 	}
 	char err[1024];
-	struct ptr_replay *r =
-	    ptr_replay_open(pinball, s.check_regs ? PTR_REGS : 0, err, sizeof err);
+	unsigned flags = (s.check_regs ? PTR_REGS : 0) | (s.check_memory ? PTR_MEMORY : 0);
+	struct ptr_replay *r = ptr_replay_open(pinball, flags, err, sizeof err);
 	if (!r) {
 		fprintf(stderr, "cachesim: %s\n", err);
 		return 2;
@@ -203,6 +240,11 @@ int main(int argc, char **argv)
 	printf("returns %lu mispredicted %lu\n", s.returns, s.return_miss);
 	if (s.check_regs)
 		printf("registers checked %lu wrong %lu\n", s.regs_checked, s.regs_wrong);
+	if (s.check_memory) {
+		ptr_replay_memory(r, count_memory, &s);
+		printf("memory ranges %lu bytes %lu code checked %lu wrong %lu\n", s.ranges,
+		       s.bytes, s.code_checked, s.code_wrong);
+	}
 	char verdict[1024];
 	int ok = ptr_replay_close(r, verdict, sizeof verdict);
 	fprintf(stderr, "cachesim: %s\n", verdict);

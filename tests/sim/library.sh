@@ -3,7 +3,8 @@
 # The replay library through its example simulator (examples/cachesim): on a recorded
 # pinball it sees as many instructions as replayer -icount counts, two runs print the same,
 # the pull iterator and the callback give the same, the registers it asks for agree with
-# the threads' start states and with instructions that write none, a multithreaded pinball
+# the threads' start states and with instructions that write none, the region's memory
+# holds the first instruction's bytes at its pc, a multithreaded pinball
 # is seen whole, and a missing pinball is one line and exit 2.
 set -uo pipefail
 logger=$1 replayer=$2 cachesim=$3 sieve=$4 threads=$5
@@ -26,6 +27,9 @@ cmp -s run1 pull || bad "the pull iterator and the callback differ"
 grep -q '^cachesim: replay: OK' err1 || bad "no OK verdict: $(cat err1)"
 "$cachesim" --regs pb/sieve.0 >regs 2>/dev/null || bad "cachesim --regs"
 grep -Eq '^registers checked [1-9][0-9]* wrong 0$' regs || bad "registers: $(grep registers regs)"
+"$cachesim" --memory pb/sieve.0 >memory 2>/dev/null || bad "cachesim --memory"
+grep -Eq '^memory ranges [1-9][0-9]* bytes [1-9][0-9]* code checked 1 wrong 0$' memory ||
+	bad "memory: $(grep memory memory)"
 "$logger" -log:basename pb/mt -- "$threads" >/dev/null 2>&1 || bad "recording threads"
 "$cachesim" pb/mt.0 >mt 2>/dev/null || bad "cachesim on a multithreaded pinball"
 want=$(icount pb/mt.0)
