@@ -1,6 +1,7 @@
 /* Reading the replayer's feed (feed_format.h) into instructions. Each thread's instruction
  * is held back until its next one arrives, which tells where it went and its registers
- * after it. */
+ * after it. Decoding is cached by pc (and bytes): a replay runs the same instructions
+ * over and over. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +11,18 @@
 #include "feed_format.h"
 #include "replaylib_internal.h"
 
-enum { MAX_TIDS = 1024, BUFFER = 1 << 16 };
+enum { MAX_TIDS = 1024, BUFFER = 1 << 16, DECODED = 1 << 13 };
 
 struct held {
 	struct ptr_insn insn;
 	uint8_t bytes[15];
 	uint64_t regs[16], regs_after[16];
-	ZydisDecodedInstruction decoded;
+};
+
+struct decoded {
+	uint64_t pc;
+	uint8_t length, bytes[15];
+	ZydisDecodedInstruction insn;
 	ZydisDecodedOperand operands[ZYDIS_MAX_OPERAND_COUNT];
 };
 
@@ -35,7 +41,9 @@ struct ptr_replay {
 	struct range *ranges;
 	size_t nranges;
 	struct held *held[MAX_TIDS];
-	struct held out, incoming;
+	struct held *out;	 /* the instruction given out last (a free buffer after) */
+	struct held *incoming;	 /* a free buffer to read into */
+	struct decoded *decoded; /* DECODED entries, by pc */
 	bool ended, broken;
 	uint32_t flush_tid; /* after the end: the next thread whose last instruction goes out */
 	size_t pos, len;
@@ -117,8 +125,14 @@ struct ptr_replay *ptr_replay_open(const char *pinball, unsigned flags, char *er
 		return NULL;
 	}
 	r->flags = flags;
+	if (!(r->decoded = calloc(DECODED, sizeof *r->decoded))) {
+		free(r);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
 	ZydisDecoderInit(&r->decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
 	if (child_start(&r->child, pinball, flags, err, errlen)) {
+		free(r->decoded);
 		free(r);
 		return NULL;
 	}
@@ -153,68 +167,130 @@ int ptr_replay_memory(const struct ptr_replay *r, ptr_memory_fn fn, void *arg)
 	return 0;
 }
 
+/* At least `want` bytes of the stream in the buffer, contiguous (fewer at its end). */
+static size_t buffered(struct ptr_replay *r, size_t want)
+{
+	if (r->len - r->pos >= want)
+		return r->len - r->pos;
+	memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+	r->len -= r->pos;
+	r->pos = 0;
+	while (r->len < want) {
+		ssize_t got = read(r->child.feed, r->buf + r->len, sizeof r->buf - r->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		r->len += (size_t)got;
+	}
+	return r->len;
+}
+
+/* The most bytes an instruction's record takes (feed_format.h). */
+enum { INSN_RECORD_MAX = 4 + 8 + 1 + 15 + 1 + 4 * 11 + 2 + 128 };
+
+/* An instruction's record (after its kind byte) into h; false when it is cut or wrong. */
 static bool read_insn(struct ptr_replay *r, struct held *h)
 {
+	size_t have = buffered(r, INSN_RECORD_MAX);
+	const uint8_t *p = r->buf + r->pos, *end = p + have;
 	struct ptr_insn *in = &h->insn;
+#define GET(dst, n)                                                                                \
+	do {                                                                                       \
+		if ((size_t)(end - p) < (n))                                                       \
+			return false;                                                              \
+		memcpy((dst), p, (n));                                                             \
+		p += (n);                                                                          \
+	} while (0)
 	uint8_t nmem, branch[2];
-	memset(in, 0, sizeof *in);
-	if (!take(r, &in->tid, 4) || in->tid >= MAX_TIDS || !take(r, &in->pc, 8) ||
-	    !take(r, &in->length, 1) || in->length > 15 || !take(r, h->bytes, in->length) ||
-	    !take(r, &nmem, 1) || nmem > 4)
+	/* Field by field: a memset of the whole would cost more than the rest (a string
+	 * store); mem[] past nmem is left as it is. */
+	in->next_pc = 0;
+	in->decoded = NULL;
+	in->operands = NULL;
+	in->regs_before = in->regs_after = NULL;
+	GET(&in->tid, 4);
+	GET(&in->pc, 8);
+	GET(&in->length, 1);
+	if (in->tid >= MAX_TIDS || in->length > 15)
+		return false;
+	GET(h->bytes, in->length);
+	GET(&nmem, 1);
+	if (nmem > 4)
 		return false;
 	in->nmem = nmem;
 	for (unsigned m = 0; m < nmem; m++) {
 		uint8_t rw;
-		if (!take(r, &in->mem[m].address, 8) || !take(r, &in->mem[m].size, 2) ||
-		    !take(r, &rw, 1))
-			return false;
+		GET(&in->mem[m].address, 8);
+		GET(&in->mem[m].size, 2);
+		GET(&rw, 1);
 		in->mem[m].read = rw & FEED_READ;
 		in->mem[m].write = rw & FEED_WRITE;
 	}
-	if (!take(r, branch, 2) || branch[0] > PTR_RETURN)
+	GET(branch, 2);
+	if (branch[0] > PTR_RETURN)
 		return false;
 	in->branch = (enum ptr_branch)branch[0];
 	in->taken = branch[1];
-	return !(r->flags & PTR_REGS) || take(r, h->regs, sizeof h->regs);
+	in->bytes = h->bytes;
+	if (r->flags & PTR_REGS) {
+		GET(h->regs, sizeof h->regs);
+		in->regs_before = h->regs;
+	}
+#undef GET
+	r->pos = (size_t)(p - r->buf);
+	return true;
 }
 
-/* The held instruction goes out, now that its successor (pc next, registers after) is
- * known (next 0, after NULL: there is none). */
+static const struct decoded *decode(struct ptr_replay *r, const struct ptr_insn *in,
+				    const uint8_t *bytes)
+{
+	struct decoded *d = &r->decoded[(in->pc ^ (in->pc >> 13)) % DECODED];
+	if (d->pc == in->pc && d->length == in->length && !memcmp(d->bytes, bytes, in->length))
+		return d;
+	d->pc = in->pc;
+	d->length = in->length;
+	memcpy(d->bytes, bytes, in->length);
+	if (ZYAN_FAILED(
+		ZydisDecoderDecodeFull(&r->decoder, bytes, in->length, &d->insn, d->operands))) {
+		memset(&d->insn, 0, sizeof d->insn);
+		d->length = 0; /* not kept */
+	}
+	return d;
+}
+
+/* h, held for its thread, goes out now that its successor (pc next, registers after) is
+ * known (next 0, after NULL: there is none). Buffers change hands, nothing is copied but
+ * the registers after. */
 static const struct ptr_insn *release(struct ptr_replay *r, struct held *h, uint64_t next,
 				      const uint64_t *after)
 {
-	struct held *o = &r->out;
-	*o = *h;
+	struct held *o = h;
 	struct ptr_insn *in = &o->insn;
-	in->bytes = o->bytes;
 	in->next_pc = next;
-	if (ZYAN_FAILED(ZydisDecoderDecodeFull(&r->decoder, o->bytes, in->length, &o->decoded,
-					       o->operands)))
-		memset(&o->decoded, 0, sizeof o->decoded);
-	in->decoded = &o->decoded;
-	in->operands = o->operands;
-	if (r->flags & PTR_REGS) {
-		in->regs_before = o->regs;
-		if (after)
-			memcpy(o->regs_after, after, sizeof o->regs_after);
-		in->regs_after = after ? o->regs_after : NULL;
+	const struct decoded *d = decode(r, in, o->bytes);
+	in->decoded = &d->insn;
+	in->operands = d->operands;
+	if ((r->flags & PTR_REGS) && after) {
+		memcpy(o->regs_after, after, sizeof o->regs_after);
+		in->regs_after = o->regs_after;
 	}
 	return in;
 }
 
 int ptr_replay_next(struct ptr_replay *r, const struct ptr_insn **insn)
 {
-	struct held *incoming = &r->incoming;
 	while (!r->broken) {
 		if (r->ended) {
 			while (r->flush_tid < MAX_TIDS && !r->held[r->flush_tid])
 				r->flush_tid++;
 			if (r->flush_tid == MAX_TIDS)
 				return 0;
-			struct held *h = r->held[r->flush_tid];
+			/* the last one of a thread: it stays r->out until the next call */
+			free(r->out);
+			r->out = r->held[r->flush_tid];
 			r->held[r->flush_tid++] = NULL;
-			*insn = release(r, h, 0, NULL);
-			free(h);
+			*insn = release(r, r->out, 0, NULL);
 			return 1;
 		}
 		uint8_t kind;
@@ -224,18 +300,19 @@ int ptr_replay_next(struct ptr_replay *r, const struct ptr_insn **insn)
 			r->ended = true;
 			continue;
 		}
-		if (!read_insn(r, incoming))
+		if (!r->incoming && !(r->incoming = malloc(sizeof *r->incoming)))
 			break;
-		struct held **slot = &r->held[incoming->insn.tid];
-		if (!*slot) {
-			if (!(*slot = malloc(sizeof **slot)))
-				break;
-			**slot = *incoming;
-			continue;
+		if (!read_insn(r, r->incoming))
+			break;
+		struct held **slot = &r->held[r->incoming->insn.tid];
+		struct held *previous = *slot;
+		*slot = r->incoming;
+		r->incoming = r->out; /* the buffer given out last time is free again */
+		r->out = previous;
+		if (previous) {
+			*insn = release(r, previous, (*slot)->insn.pc, (*slot)->regs);
+			return 1;
 		}
-		*insn = release(r, *slot, incoming->insn.pc, incoming->regs);
-		**slot = *incoming;
-		return 1;
 	}
 	r->broken = true;
 	return -1;
@@ -255,10 +332,13 @@ int ptr_replay_close(struct ptr_replay *r, char *msg, size_t msglen)
 	int rc = r->child.pid ? child_end(&r->child, r->ended, msg, msglen) : -1;
 	for (size_t i = 0; i < MAX_TIDS; i++)
 		free(r->held[i]);
+	free(r->out);
+	free(r->incoming);
 	for (size_t i = 0; i < r->nranges; i++)
 		free(r->ranges[i].data);
 	free(r->ranges);
 	free(r->threads);
+	free(r->decoded);
 	free(r);
 	return rc;
 }

@@ -2,7 +2,8 @@
 # Usage: champsim_outputs.sh LOGGER REPLAYER TAMPER APP
 # The output side of -trace champsim: raw, .gz and .xz traces hold the same records; bad
 # knobs, unwritable outputs and corrupt pinballs give one line and exit 2 before anything
-# is written; a diverging replay (exit 1) leaves no trace behind, complete or partial.
+# is written; a diverging replay (exit 1) leaves no trace behind, complete or partial; a
+# write error (/dev/full) ends the run with the reason and a non-zero exit.
 set -uo pipefail
 logger=$1 replayer=$2 tamper=$3 app=$4
 work=$(mktemp -d)
@@ -54,6 +55,15 @@ head -c 100 pb/good.0.pages >corrupt/good.0.pages
 check corrupt_pinball 2 "^replayer: error: .*good\.0\.pages" -trace champsim -o fresh/t \
 	corrupt/good.0
 check diverging 1 "^replay: DIVERGED at tid 0 icount [0-9]+" -trace champsim -o fresh/t.xz pb/bad.0
+# A device that refuses writes: the replay's verdict, then the error, and exit 1.
+out=$("$replayer" -replay:echo 0 -trace champsim -o /dev/full pb/good.0 2>&1)
+status=$?
+if [ $status -eq 0 ] || ! grep -q "^replayer: error: -trace: cannot write '/dev/full': No space left on device$" <<<"$out"; then
+	echo "FAIL full_device: exit $status: $out"
+	fail=1
+else
+	echo "ok   full_device: exit $status: $(tail -1 <<<"$out")"
+fi
 if [ -n "$(ls -A fresh)" ]; then
 	echo "FAIL: the failed runs left files: $(ls -A fresh)"
 	fail=1

@@ -33,8 +33,8 @@ static void consume(const struct handoff_buffer *b, void *arg)
 {
 	(void)arg;
 	struct trace_output *o = output_of(b->tid);
-	if (o && b->used && !trace_output_write(o, b->words, b->used))
-		jit_fatal("-bbv: writing the vectors failed");
+	if (o)
+		trace_output_must_write(o, b->words, b->used, "-bbv");
 }
 
 static void finish(void *arg)

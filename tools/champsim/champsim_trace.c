@@ -21,8 +21,7 @@ static struct thread_trace *by_tid[MAX_TIDS];
 
 static void flush(struct thread_trace *t)
 {
-	if (t->staged && !trace_output_write(t->out, t->stage, t->staged * CHAMPSIM_RECORD_BYTES))
-		jit_fatal("trace: writing the ChampSim trace failed");
+	trace_output_must_write(t->out, t->stage, t->staged * CHAMPSIM_RECORD_BYTES, "-trace");
 	t->staged = 0;
 }
 
@@ -52,7 +51,7 @@ static void finish(void *arg)
 		char err[512];
 		flush(t);
 		if (trace_output_close(t->out, err, sizeof err))
-			jit_fatal("trace: %s", err);
+			jit_fatal("-trace: %s", err);
 		free(t);
 		by_tid[i] = NULL;
 	}

@@ -11,8 +11,7 @@ static struct trace_output *output;
 static void consume(const struct handoff_buffer *b, void *arg)
 {
 	(void)arg;
-	if (!trace_output_write(output, b->words, b->used))
-		jit_fatal("-debugtrace: writing the trace failed");
+	trace_output_must_write(output, b->words, b->used, "-debugtrace");
 }
 
 static void finish(void *arg)

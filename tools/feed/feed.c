@@ -20,8 +20,7 @@ static struct {
 
 static void flush(void)
 {
-	if (fd_.staged && !trace_output_write(fd_.out, fd_.stage, fd_.staged))
-		jit_fatal("-trace feed: writing the feed failed");
+	trace_output_must_write(fd_.out, fd_.stage, fd_.staged, "-trace feed");
 	fd_.staged = 0;
 }
 

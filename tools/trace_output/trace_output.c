@@ -8,12 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jit_messages.h"
 #include "trace_codec.h"
 
 /* Output descriptors live high, away from the numbers an app under the logger uses. */
 enum { HIGH_FD = 600 };
 
 struct trace_output {
+	char *path; /* as given, for messages */
 	int dirfd;
 	char *name;    /* in dirfd */
 	char *partial; /* the file's temporary name when the file system has no O_TMPFILE */
@@ -71,6 +73,7 @@ static void discard(struct trace_output *o)
 		close(o->dirfd);
 	free(o->partial);
 	free(o->name);
+	free(o->path);
 	free(o);
 }
 
@@ -109,7 +112,9 @@ struct trace_output *trace_output_open(const char *path, int level, char *err, s
 		return NULL;
 	}
 	o->fd = o->dirfd = -1;
-	if (!split(o, path, err, errlen)) {
+	if (!(o->path = strdup(path)) || !split(o, path, err, errlen)) {
+		if (!o->path)
+			snprintf(err, errlen, "out of memory");
 		discard(o);
 		return NULL;
 	}
@@ -147,6 +152,15 @@ bool trace_output_write(struct trace_output *o, const void *data, size_t len)
 	return !o->error;
 }
 
+void trace_output_must_write(struct trace_output *o, const void *data, size_t len, const char *who)
+{
+	if (trace_output_write(o, data, len))
+		return;
+	char err[512];
+	trace_output_close(o, err, sizeof err);
+	jit_fatal("%s: %s", who, err);
+}
+
 /* Gives the unnamed file a temporary name, then the final one in one step. */
 static bool name_it(struct trace_output *o)
 {
@@ -173,7 +187,7 @@ int trace_output_close(struct trace_output *o, char *err, size_t errlen)
 		o->error = errno ? errno : EIO;
 	int failed = o->error;
 	if (failed)
-		snprintf(err, errlen, "cannot write '%s': %s", o->name,
+		snprintf(err, errlen, "cannot write '%s': %s", o->path,
 			 failed < 0 ? "compression failed" : strerror(failed));
 	discard(o);
 	return failed ? -1 : 0;

@@ -20,6 +20,10 @@ struct trace_output *trace_output_open(const char *path, int level, char *err, s
  * kept for trace_output_close to report. */
 bool trace_output_write(struct trace_output *o, const void *data, size_t len);
 
+/* trace_output_write, or the process ends with "<tool>: error: <who>: cannot write 'PATH':
+ * <why>" (exit 1): what a helper thread does when its output fails. */
+void trace_output_must_write(struct trace_output *o, const void *data, size_t len, const char *who);
+
 /* Ends the stream and gives the file its name (replacing a file of that name). 0, or -1
  * with the reason in err (nothing is named then). Frees o. */
 int trace_output_close(struct trace_output *o, char *err, size_t errlen);
