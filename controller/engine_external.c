@@ -15,12 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/engine_internal.h"
+#include "jit.h"
 #include "jit_messages.h"
+#include "port_file.h"
 
 enum { POLL_NS = 2 * 1000 * 1000 };
 
@@ -216,61 +217,6 @@ static void *interactive_listen(void *arg)
 	}
 }
 
-/* engine.port_file: <file>.<pid>, absolute, so that removing it at exit does not depend
- * on the app's working directory then. */
-static int port_file_name(char *err, size_t errlen)
-{
-	const char *file = engine.spec->interactive_file;
-	char cwd[PATH_MAX] = "";
-	if (file[0] != '/' && !getcwd(cwd, sizeof cwd)) {
-		snprintf(err, errlen,
-			 "interactive controller: cannot find the current directory: %s",
-			 strerror(errno));
-		return -1;
-	}
-	int n = snprintf(engine.port_file, sizeof engine.port_file, "%s%s%s.%d", cwd,
-			 cwd[0] ? "/" : "", file, (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof engine.port_file) {
-		snprintf(err, errlen, "interactive controller: the port file name is too long");
-		return -1;
-	}
-	return 0;
-}
-
-/* Writes the port into engine.port_file, private (0600), through a temporary file created
- * anew (O_EXCL) and renamed over the name: a reader never sees it half written, a stale
- * file of an earlier process with our pid is replaced, and a symbolic link (or anything
- * but a regular file) found at the name is refused, never written through. */
-static int write_port_file(unsigned port, char *err, size_t errlen)
-{
-	const char *path = engine.port_file;
-	struct stat st;
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen,
-			 "interactive controller: '%s' is %s: not writing the port there", path,
-			 S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
-		return -1;
-	}
-	char tmp[PATH_MAX + 8];
-	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	bool ok = fd >= 0 && fchmod(fd, 0600) == 0 && dprintf(fd, "%u\n", port) > 0;
-	if (fd >= 0 && close(fd))
-		ok = false;
-	if (!ok || rename(tmp, path)) {
-		snprintf(err, errlen, "interactive controller: cannot write '%s': %s", path,
-			 strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-		return -1;
-	}
-	engine.port_owner = getpid();
-	/* Removed at every end: the JIT's hooks (engine_start.c) and these two. */
-	atexit(engine_remove_port_file);
-	jit_on_fatal(engine_remove_port_file);
-	return 0;
-}
-
 /* Listens on 127.0.0.1 (a port from the kernel) and writes the port to <file>.<pid>. */
 static int open_listener(char *err, size_t errlen)
 {
@@ -284,9 +230,13 @@ static int open_listener(char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
-	if (port_file_name(err, errlen) || write_port_file(ntohs(addr.sin_port), err, errlen))
+	if (port_file_create(&engine.port_file, engine.spec->interactive_file, ntohs(addr.sin_port),
+			     "interactive controller", err, errlen))
 		return -1;
-	return sock;
+	/* Removed at every end: the JIT's hooks (engine_start.c) and these two. */
+	atexit(engine_remove_port_file);
+	jit_on_fatal(engine_remove_port_file);
+	return jit_runtime_fd(sock);
 }
 
 static int start_helper(void *(*fn)(void *), void *arg, char *err, size_t errlen)

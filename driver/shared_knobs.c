@@ -28,6 +28,17 @@ static const struct knob shared_knobs[] = {
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
      "instructions per -bbv interval (default 10000000)", 1000000000000ull},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
+    SHARED("-appdebug", KNOB_BOOL, debug.on, NULL,
+	   "debug the app with gdb: a stub on 127.0.0.1 waits for gdb before the first "
+	   "instruction"),
+    {.name = "-appdebug_port",
+     .kind = KNOB_UINT,
+     .offset = offsetof(struct shared_knobs, debug.port),
+     .value = "N",
+     .help = "the gdb stub's port (0: one the system chooses)",
+     .max = 65535},
+    SHARED("-appdebug_file", KNOB_STRING, debug.file, "F",
+	   "write the gdb stub's port to F.<pid> (removed at exit)"),
 };
 
 bool shared_knobs_init(struct shared_knobs *k)

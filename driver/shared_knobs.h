@@ -10,11 +10,13 @@
 #include "analysis.h"
 #include "control_engine.h"
 #include "control_spec.h"
+#include "debugger.h"
 #include "knobs.h"
 
 struct shared_knobs {
 	struct analysis_knobs analysis; /* -icount, -mix, -footprint and their report files */
 	bool jit_stats;			/* -jit:stats */
+	struct debugger_knobs debug;	/* -appdebug, -appdebug_port, -appdebug_file */
 	struct control_spec *control;	/* -control, -controller_log, legacy region knobs */
 	/* Set by the driver: the analysis tools get their region events from it (by
 	 * analysis_event), not from the controller. */

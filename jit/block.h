@@ -80,7 +80,8 @@ struct jit_block {
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
 void instrument_at_exit(int status);
-void instrument_app_dies(struct jit_thread *t, int sig);
+void instrument_app_dies(struct jit_thread *t, int sig, enum jit_death_place where);
+void instrument_before_exec(struct jit_thread *t);
 /* Whether every client lets a vfork child run in the parent's memory now. */
 bool instrument_vfork_shares_memory(void);
 void instrument_thread_start(struct jit_thread *t, uint64_t pc);
@@ -89,6 +90,8 @@ bool instrument_syscall_pre(struct jit_thread *t, long nr, const long args[6]);
 bool instrument_syscall_efault(struct jit_thread *t, long nr, const long args[6]);
 void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], long result);
 void instrument_safe_point(struct jit_thread *t, uint64_t icount);
+/* Whether every client lets the signal reach the app (signal_filter). */
+bool instrument_signal_filter(struct jit_thread *t, int sig, const void *info);
 void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 				const struct jit_sigaction *act, uint64_t old_mask);
 

@@ -101,6 +101,25 @@ bool code_pages_write_fault(uint64_t addr)
 	return hit;
 }
 
+bool code_pages_release_all(void)
+{
+	if (!count)
+		return false;
+	for (uint32_t i = 0; i < SLOTS; i++) {
+		uint64_t key = protected_pages[i];
+		uint32_t prot;
+		if (key < 2)
+			continue;
+		protected_pages[i] = 1;
+		uint64_t page = (key - 2) * PAGE;
+		if (app_prot_of(page, &prot))
+			rt_mprotect((void *)page, PAGE, app_prot(prot));
+	}
+	count = 0;
+	jit_flush_cache();
+	return true;
+}
+
 void code_pages_forget(uint64_t start, uint64_t end)
 {
 	if (!count)

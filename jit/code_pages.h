@@ -14,6 +14,12 @@ void code_pages_translated(uint64_t start, uint64_t end);
  * translations retired, so the write can be retried). */
 bool code_pages_write_fault(uint64_t addr);
 
+/* A syscall failed with EFAULT, maybe writing where the runtime keeps code write-protected
+ * (a read into a buffer that holds code): every protected page is writable again, its
+ * translations retired. True when there was one (the syscall may then run once more).
+ * Runtime lock held. */
+bool code_pages_release_all(void);
+
 /* The app changed [start, end) itself (mprotect, munmap, mmap over it): forget it. */
 void code_pages_forget(uint64_t start, uint64_t end);
 

@@ -91,7 +91,9 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 		*next = t->app_pc;
 		return false;
 	}
-	if (retirements == fragment_retirements()) {
+	bool restart = t->restart_block;
+	t->restart_block = false;
+	if (retirements == fragment_retirements() && !restart) {
 		t->jump_target = (uint64_t)exit->resume;
 		return true;
 	}
@@ -122,8 +124,24 @@ static void unlink_block_at(struct jit_thread *t, uint64_t cache_pc)
 	thread_clear_ibl(t);
 }
 
+/* The app pc the thread is at when it takes the exit (its registers' rip). */
+static uint64_t exit_pc(const struct jit_thread *t, const struct jit_exit *rec)
+{
+	switch (rec->kind) {
+	case EXIT_INDIRECT:
+		return t->ibl_target;
+	case EXIT_SYSCALL: /* before the syscall instruction, which has not run yet */
+		return rec->target - 2;
+	default:
+		return rec->target;
+	}
+}
+
 void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 {
+	/* Where the thread is, for a thread that stopped the world and reads its registers
+	 * while it waits for the lock (jit_thread_get_regs). */
+	t->app_pc = exit_pc(t, rec);
 	/* In the runtime counts as stopped for world_stop: from here on the thread can only
 	 * wait for the lock, run a syscall, or work under the lock. */
 	__atomic_store_n(&t->in_runtime, 1, __ATOMIC_SEQ_CST);

@@ -4,6 +4,7 @@
 #include "fragment.h"
 #include "threads.h"
 #include "translate.h"
+#include "world.h"
 
 static void clear_lookup_tables(void)
 {
@@ -31,6 +32,10 @@ void jit_flush_pcs(const uint64_t *pcs, size_t n)
 
 void jit_reset_cache(void)
 {
+	/* Other threads may be running translations (outside a region they run in parallel),
+	 * or wait in a callout to resume inside one: they must be out of the cache first, and
+	 * come back through fresh translations (fragment_reclaim counts as a retirement). */
+	world_stop(NULL);
 	fragment_reclaim();
 	code_cache_reset();
 	clear_lookup_tables();

@@ -2,8 +2,9 @@
  *
  * jit_flush_cache: every translation is retired (see fragment.h): safe at any time, also
  * from a callout while the thread is in the middle of a fragment; the old code is kept.
- * jit_reset_cache: everything is freed and the cache memory reused: only when no thread
- * is inside a fragment (the dispatcher, between blocks). */
+ * jit_reset_cache: everything is freed and the cache memory reused, once every other thread
+ * is out of the cache (the world is stopped: the caller holds the runtime lock, between
+ * blocks); a thread that waited in a callout comes back through a fresh translation. */
 #ifndef JIT_FLUSH_H
 #define JIT_FLUSH_H
 

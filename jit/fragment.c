@@ -307,6 +307,7 @@ void fragment_reclaim(void)
 	free_chunks(retired);
 	pool = retired = NULL;
 	forget_fragments();
+	retirements++;
 }
 
 uint64_t fragment_generation(void)

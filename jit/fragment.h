@@ -47,7 +47,12 @@ struct insn_map {
 	uint16_t cache_off; /* from indirect_entry */
 	uint16_t app_off;   /* from app_pc */
 	bool rewritten;	    /* not a plain copy: %rcx may be borrowed (in TB_SCRATCH_RCX) */
+	/* The block's instructions from this one to its end, as the instruction count took
+	 * them at the block's start; INSN_COUNT_UNKNOWN for a REP string instruction (counted
+	 * by its iterations as they go). */
+	uint8_t counted_from;
 };
+#define INSN_COUNT_UNKNOWN 0xff
 
 struct fragment {
 	uint64_t app_pc;

@@ -183,6 +183,28 @@ bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
 	return granted && read_once(dst, addr, len);
 }
 
+static bool write_once(uint64_t addr, const void *src, size_t len)
+{
+	struct iovec local = {(void *)src, len};
+	struct iovec remote = {(void *)addr, len};
+	return rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1,
+			   0) == (long)len;
+}
+
+bool jit_write_app_memory(uint64_t addr, const void *src, size_t len)
+{
+	if (write_once(addr, src, len))
+		return true;
+	if (!len)
+		return false;
+	/* A page may be withheld, or write-protected over translated code: ask for each (the
+	 * code's translations retire), then try again. */
+	bool granted = false;
+	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
+		granted |= jit_grant_access(page);
+	return granted && write_once(addr, src, len);
+}
+
 static void *const *excluded;
 static uint32_t excluded_count;
 
@@ -279,6 +301,19 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr)
 	return true;
 }
 
+void jit_callout_safe_point(const struct jit_callout *c)
+{
+	if (!c->thread->safe_point_pending)
+		return;
+	c->thread->app_pc = c->pc;
+	instrument_safe_point(c->thread, jit_callout_icount(c));
+}
+
+void jit_callout_restart_block(const struct jit_callout *c)
+{
+	c->thread->restart_block = true;
+}
+
 void jit_callout_abandon_block(const struct jit_callout *c)
 {
 	instrument_uncount(c->thread, c->pc, c->block_remaining, 0);
@@ -332,6 +367,15 @@ void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 			clients[i]->signal_delivery(t, sig, info, act, old_mask, clients[i]->arg);
 }
 
+bool instrument_signal_filter(struct jit_thread *t, int sig, const void *info)
+{
+	bool pass = true;
+	for (int i = 0; i < client_count && !t->vfork_child; i++)
+		if (clients[i]->signal_filter)
+			pass &= clients[i]->signal_filter(t, sig, info, clients[i]->arg);
+	return pass;
+}
+
 void instrument_safe_point(struct jit_thread *t, uint64_t icount)
 {
 	t->safe_point_pending = false;
@@ -377,6 +421,14 @@ uint64_t jit_thread_icount(const struct jit_thread *t)
 	uint64_t sum = 0;
 	for (int i = 0; icount_slot >= 0 && i < ICOUNT_STRIPES; i++)
 		sum += t->client_slots[icount_slot + i];
+	return sum;
+}
+
+uint64_t jit_total_icount(void)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < threads_count(); i++)
+		sum += jit_thread_icount(threads_at(i));
 	return sum;
 }
 
@@ -455,13 +507,22 @@ bool instrument_vfork_shares_memory(void)
 	return true;
 }
 
-void instrument_app_dies(struct jit_thread *t, int sig)
+void instrument_app_dies(struct jit_thread *t, int sig, enum jit_death_place where)
 {
 	if (t->vfork_child)
 		return;
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->app_dies)
-			clients[i]->app_dies(t, sig, clients[i]->arg);
+			clients[i]->app_dies(t, sig, where, clients[i]->arg);
+}
+
+void instrument_before_exec(struct jit_thread *t)
+{
+	if (t->vfork_child)
+		return;
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->before_exec)
+			clients[i]->before_exec(t, clients[i]->arg);
 }
 
 void instrument_at_exit(int status)
@@ -551,6 +612,15 @@ struct jit_thread *jit_thread_at(size_t index)
 uint32_t jit_thread_id(const struct jit_thread *t)
 {
 	return t->tid;
+}
+
+int32_t jit_thread_os_tid(const struct jit_thread *t)
+{
+	return t->os_tid;
+}
+bool jit_thread_exited(const struct jit_thread *t)
+{
+	return __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE) != 0;
 }
 
 size_t jit_thread_live_count(void)

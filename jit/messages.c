@@ -18,6 +18,12 @@ void jit_on_fatal(void (*cleanup)(void))
 		fatal_cleanups[fatal_cleanup_count++] = cleanup;
 }
 static int message_fd = 2;
+static void (*before_line)(void);
+
+void jit_messages_before(void (*hook)(void))
+{
+	before_line = hook;
+}
 
 void messages_init(const char *tool, int fd)
 {
@@ -30,24 +36,30 @@ int jit_messages_fd(void)
 	return message_fd;
 }
 
-int messages_move(void)
-{
-	long fd = rt_syscall3(SYS_fcntl, message_fd, F_DUPFD_CLOEXEC, message_fd + 1);
-	if (fd < 0)
-		return (int)fd;
-	message_fd = (int)fd;
-	return 0;
-}
+/* "<tool>: <prefix><message>", or the message alone when prefix is NULL. */
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];
-	size_t n = rt_format(line, sizeof line, "%s: %s", tool_name, prefix);
+	size_t n = prefix ? rt_format(line, sizeof line, "%s: %s", tool_name, prefix) : 0;
 	if (n < sizeof line)
 		n += rt_vformat(line + n, sizeof line - n, fmt, ap);
 	if (n > sizeof line - 2)
 		n = sizeof line - 2;
 	line[n++] = '\n';
+	if (before_line)
+		before_line();
 	rt_write_all(message_fd, line, n);
+}
+
+void jit_abandon(int status)
+{
+	/* Each once: the list is emptied first, so one that fails fatally runs none again. */
+	int n = fatal_cleanup_count;
+	fatal_cleanup_count = 0;
+	for (int i = 0; i < n; i++)
+		fatal_cleanups[i]();
+	rt_exit_group(status);
+	__builtin_unreachable();
 }
 
 void jit_fatal(const char *fmt, ...)
@@ -56,13 +68,7 @@ void jit_fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	vline("error: ", fmt, ap);
 	va_end(ap);
-	/* Each once: the list is emptied first, so one that fails fatally runs none again. */
-	int n = fatal_cleanup_count;
-	fatal_cleanup_count = 0;
-	for (int i = 0; i < n; i++)
-		fatal_cleanups[i]();
-	rt_exit_group(1);
-	__builtin_unreachable();
+	jit_abandon(1);
 }
 
 void jit_message(const char *fmt, ...)
@@ -70,5 +76,13 @@ void jit_message(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	vline("", fmt, ap);
+	va_end(ap);
+}
+
+void jit_message_line(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline(NULL, fmt, ap);
 	va_end(ap);
 }

@@ -7,7 +7,4 @@
 /* tool: "logger" or "replayer"; fd: a private duplicate of the driver's stderr. */
 void messages_init(const char *tool, int fd);
 
-/* Moves the message descriptor to another number (the app wants this one). <0 on failure. */
-int messages_move(void);
-
 #endif

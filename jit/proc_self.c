@@ -5,14 +5,19 @@
 #include <linux/memfd.h>
 #include <string.h>
 
+#include "app_copy.h"
 #include "config.h"
+#include "jit_app.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 
-/* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>". */
-static bool names_own_proc_entry(int dirfd, const char *path, const char *leaf)
+/* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>"; a
+ * path the app's pointer does not reach is none of them (the kernel's EFAULT follows). */
+static bool names_own_proc_entry(int dirfd, const char *app_path, const char *leaf)
 {
-	if (!path || (path[0] != '/' && dirfd != AT_FDCWD))
+	char path[64];
+	if (!app_copy_string(path, (uint64_t)app_path, sizeof path) ||
+	    (path[0] != '/' && dirfd != AT_FDCWD))
 		return false;
 	char mine[64];
 	const char *forms[] = {"/proc/self/%s", "/proc/thread-self/%s", NULL};
@@ -36,9 +41,13 @@ bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long 
 	size_t n = strlen(jit_config.app_exe_path);
 	if (n > (size_t)size)
 		n = (size_t)size;
-	memcpy(buf, jit_config.app_exe_path, n);
-	*result = (long)n;
+	*result = app_copy_out((uint64_t)buf, jit_config.app_exe_path, n) ? (long)n : -EFAULT;
 	return true;
+}
+
+const char *proc_self_exec_path(const char *path)
+{
+	return names_own_proc_entry(AT_FDCWD, path, "exe") ? jit_config.app_exe_path : path;
 }
 
 /* A sealed-in-spirit memory file holding `len` bytes, positioned at 0. */
@@ -72,4 +81,14 @@ bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *resu
 		return true;
 	}
 	return false;
+}
+
+const char *jit_app_exe_path(void)
+{
+	return jit_config.app_exe_path;
+}
+
+void jit_app_set_exe_path(const char *path)
+{
+	jit_config.app_exe_path = path;
 }

@@ -1,8 +1,8 @@
 #include "signal_frame.h"
 
 #include <string.h>
-#include <sys/uio.h>
 
+#include "app_copy.h"
 #include "instrument.h"
 #include "rt_syscall.h"
 #include "threads.h"
@@ -51,20 +51,6 @@ struct fpx_sw_bytes {
 	uint64_t xfeatures;
 	uint32_t xstate_size, padding[7];
 };
-
-static bool write_app(uint64_t addr, const void *src, size_t len)
-{
-	struct iovec local = {(void *)src, len};
-	struct iovec remote = {(void *)addr, len};
-	if (rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1, 0) ==
-	    (long)len)
-		return true;
-	/* a page withheld by a client (first-touch recording): ask for it and retry */
-	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
-		jit_grant_access(page);
-	return rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1,
-			   0) == (long)len;
-}
 
 static bool on_stack(const stack_t *ss, uint64_t sp)
 {
@@ -135,10 +121,10 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 	frame.uc.mcontext.oldmask = old_mask;
 	frame.uc.sigmask = old_mask;
 	frame.info = *info;
-	if (!write_app(fpstate, t->xsave_area, xsize) ||
-	    !write_app(fpstate + SW_RESERVED_OFFSET, &sw, sizeof sw) ||
-	    !write_app(fpstate + xsize, &magic2, sizeof magic2) ||
-	    !write_app(sp, &frame, sizeof frame))
+	if (!app_copy_out(fpstate, t->xsave_area, xsize) ||
+	    !app_copy_out(fpstate + SW_RESERVED_OFFSET, &sw, sizeof sw) ||
+	    !app_copy_out(fpstate + xsize, &magic2, sizeof magic2) ||
+	    !app_copy_out(sp, &frame, sizeof frame))
 		return false;
 
 	t->gpr[JIT_GPR_RDI] = (uint64_t)sig;

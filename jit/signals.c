@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "app_copy.h"
 #include "block.h"
 #include "code_cache.h"
 #include "config.h"
@@ -128,9 +129,9 @@ static struct jit_thread *current_thread(void)
 	return t;
 }
 
-void signals_die_by(int sig)
+void signals_die_by(int sig, enum jit_death_place where)
 {
-	instrument_app_dies(current_thread(), sig);
+	instrument_app_dies(current_thread(), sig, where);
 	struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
 	kernel_sigaction(sig, &dfl, NULL);
 	uint64_t unblock = bit(sig);
@@ -177,7 +178,8 @@ static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
 {
 	struct kernel_sigaction copy = app_state(t)->actions[sig]; /* SA_RESETHAND changes it */
 	if (!push_frame(t, sig, info, &copy, current_mask(t)))
-		signals_die_by(SIGSEGV); /* as the kernel does when the frame cannot be written */
+		signals_die_by(SIGSEGV, /* as the kernel does when the frame cannot be written */
+			       JIT_DEATH_ELSEWHERE);
 }
 
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
@@ -192,7 +194,8 @@ void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
 		call_handler(t, sig, &info);
 		return;
 	}
-	signals_die_by(sig);
+	t->app_pc = pc;
+	signals_die_by(sig, JIT_DEATH_AT_INSN);
 }
 
 /* The app state at a fault in the cache: registers from the kernel's context, the app pc
@@ -223,6 +226,33 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 	return true;
 }
 
+/* A fault in app code that kills the app: its state at the faulting instruction, with the
+ * instruction count taken back to the instructions before it, for the app_dies hooks. A
+ * REP string instruction is counted by iterations as they go: where it stopped is unknown. */
+static enum jit_death_place fault_place(struct jit_thread *t, const ucontext_t *uc,
+					uint64_t cache_pc)
+{
+	const struct fragment *f = fragment_at_cache_pc(cache_pc);
+	const struct insn_map *m = f ? fragment_insn_at(f, cache_pc) : NULL;
+	if (!m || m->counted_from == INSN_COUNT_UNKNOWN || !app_state_at(t, uc, cache_pc))
+		return JIT_DEATH_ELSEWHERE;
+	instrument_uncount(t, t->app_pc, m->counted_from, 0);
+	return JIT_DEATH_AT_INSN;
+}
+
+/* A signal from outside that kills the app, caught in the code cache: when it came exactly
+ * between two app instructions of a plain copy (not inside inserted code, where the app's
+ * registers may be set aside), the thread's state there is the app's. */
+static enum jit_death_place interrupted_place(struct jit_thread *t, const ucontext_t *uc)
+{
+	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	const struct fragment *f = code_cache_contains(pc) ? fragment_at_cache_pc(pc) : NULL;
+	const struct insn_map *m = f ? fragment_insn_at(f, pc) : NULL;
+	if (!m || m->rewritten || pc != (uint64_t)f->indirect_entry + m->cache_off)
+		return JIT_DEATH_ELSEWHERE;
+	return fault_place(t, uc, pc);
+}
+
 /* A fault in app code that the app handles: leave the kernel's handler into the runtime's
  * resume path, which enters the app's handler in the cache. */
 static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, ucontext_t *uc)
@@ -231,6 +261,8 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	if (!app_state_at(t, uc, pc))
 		jit_fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig,
 			  pc);
+	if (sig == SIGILL || sig == SIGFPE) /* the kernel gave the address in the cache */
+		info->si_addr = (void *)t->app_pc;
 	call_handler(t, sig, info);
 	/* The kernel restores the real mask from our frame when this handler returns. */
 	uint64_t real = current_mask(t) & ~fault_bits();
@@ -241,22 +273,47 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)jit_resume_cache;
 }
 
+static void on_async(int sig, siginfo_t *info, void *ctx);
+static void on_deadly_default(int sig, siginfo_t *info, void *ctx);
+
+/* A fault signal that a process sent (kill, tgkill, sigqueue: si_code <= 0) is no fault:
+ * it is delivered like any signal from outside, or ignored, or kills by its default. */
+static void on_sent_fault_signal(int sig, siginfo_t *info, void *ctx)
+{
+	struct jit_thread *t = current_thread();
+	if (app_state(t)->actions[sig].handler == (uint64_t)SIG_IGN)
+		return;
+	if (app_has_handler(t, sig) || (current_mask(t) & bit(sig)))
+		on_async(sig, info, ctx); /* delivered, or kept pending while blocked */
+	else
+		on_deadly_default(sig, info, ctx);
+}
+
 static void on_fault(int sig, siginfo_t *info, void *ctx)
 {
 	clear_alignment_check();
+	if (info->si_code <= 0) {
+		on_sent_fault_signal(sig, info, ctx);
+		return;
+	}
 	ucontext_t *uc = ctx;
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	uint64_t addr = (uint64_t)info->si_addr;
 	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && jit_grant_access(addr))
 		return; /* a withheld page, now accessible: the access is retried */
 	if (code_cache_contains(pc)) {
+		const struct fragment *f = fragment_at_cache_pc(pc);
+		if (!f || !fragment_insn_at(f, pc)) /* inserted code, a stub: the runtime's */
+			jit_fatal("internal fault: signal %d in the code cache at 0x%lx, outside "
+				  "any app instruction's translation (address 0x%lx)",
+				  sig, pc, addr);
 		struct jit_thread *t = current_thread();
 		/* a fault the app blocks is fatal, as the kernel forces it */
 		if (app_has_handler(t, sig) && !(current_mask(t) & bit(sig))) {
 			deliver_fault(t, sig, info, uc);
 			return;
 		}
-		signals_die_by(sig);
+		signals_die_by(sig, fault_place(t, uc, pc));
 	}
 	if (jit_config.check_native_exec && sig == SIGSEGV && addr == pc)
 		jit_fatal("app code ran natively, outside the code cache, at 0x%lx", pc);
@@ -323,8 +380,10 @@ static bool kills_by_default(int sig)
 static void on_deadly_default(int sig, siginfo_t *info, void *ctx)
 {
 	(void)info;
-	(void)ctx;
-	signals_die_by(sig);
+	struct jit_thread *t = current_thread();
+	long nr;
+	signals_die_by(sig, jit_thread_in_syscall(t, &nr) ? JIT_DEATH_IN_SYSCALL
+							  : interrupted_place(t, ctx));
 }
 
 /* The real action of a signal that is no fault signal, from the app's handler: the
@@ -360,6 +419,9 @@ void signals_init_thread(struct jit_thread *t)
 void signals_init(struct jit_thread *t)
 {
 	signals_init_thread(t);
+	if (t->signals) /* inherited as the app's (an exec keeps it), but the runtime needs the
+			 * fault signals */
+		set_mask(t, t->signals->mask);
 	for (int sig = 1; sig < NSIG_KERNEL; sig++) {
 		kernel_sigaction(sig, NULL, &process_state.actions[sig]);
 		if (process_state.actions[sig].handler == (uint64_t)SIG_DFL &&
@@ -395,18 +457,40 @@ bool signals_pending(const struct jit_thread *t)
 	return t->signals && __atomic_load_n(&t->signals->set, __ATOMIC_ACQUIRE) != 0;
 }
 
+uint64_t signals_real_mask(uint64_t app_mask)
+{
+	return app_mask & ~fault_bits();
+}
+
+void signals_after_temporary_mask(struct jit_thread *t, uint64_t app_mask, long result)
+{
+	if (result == -EINTR && t->signals) {
+		t->signals->after_suspend = true;
+		t->signals->suspend_mask = app_mask;
+	}
+}
+
 long signals_sigsuspend(struct jit_thread *t, uint64_t mask_addr, uint64_t size)
 {
 	uint64_t mask;
 	if (size != 8 || !copy_in(&mask, mask_addr, sizeof mask))
 		return -EFAULT;
-	uint64_t real = mask & ~fault_bits();
+	uint64_t real = signals_real_mask(mask);
 	long r = rt_syscall2(SYS_rt_sigsuspend, (long)&real, 8);
-	if (r == -EINTR && t->signals) {
-		t->signals->after_suspend = true;
-		t->signals->suspend_mask = mask;
-	}
+	signals_after_temporary_mask(t, mask, r);
 	return r;
+}
+
+void signals_before_exec(struct jit_thread *t)
+{
+	if (t->signals)
+		rt_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)&t->signals->mask, 0, 8);
+}
+
+void signals_after_failed_exec(struct jit_thread *t)
+{
+	if (t->signals)
+		set_mask(t, t->signals->mask);
 }
 
 long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64_t oldset,
@@ -427,8 +511,8 @@ long signals_app_sigprocmask(struct jit_thread *t, int how, uint64_t set, uint64
 		else
 			return -EINVAL;
 	}
-	if (oldset)
-		memcpy((void *)oldset, &old, sizeof old);
+	if (oldset && !app_copy_out(oldset, &old, sizeof old))
+		return -EFAULT;
 	return 0;
 }
 
@@ -447,6 +531,8 @@ void signals_deliver_pending(struct jit_thread *t)
 		return;
 	int sig = __builtin_ctzll(deliverable) + 1;
 	__atomic_and_fetch(&t->signals->set, ~bit(sig), __ATOMIC_ACQ_REL);
+	if (!instrument_signal_filter(t, sig, &t->signals->info[sig]))
+		return;
 	if (app_has_handler(t, sig)) {
 		const struct kernel_sigaction *a = &app_state(t)->actions[sig];
 		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};
@@ -503,7 +589,7 @@ void signals_sigreturn(struct jit_thread *t)
 {
 	uint64_t mask;
 	if (!signal_frame_pop(t, &mask))
-		signals_die_by(SIGSEGV);
+		signals_die_by(SIGSEGV, JIT_DEATH_ELSEWHERE);
 	set_mask(t, mask);
 }
 
@@ -524,27 +610,49 @@ long signals_app_sigaction(struct jit_thread *t, int sig, uint64_t act, uint64_t
 		if (!is_fault_signal(sig))
 			set_real_action(sig, new.handler);
 	}
-	if (oldact)
-		memcpy((void *)oldact, &old, sizeof old);
+	if (oldact && !app_copy_out(oldact, &old, sizeof old))
+		return -EFAULT; /* the new action stays, as the kernel leaves it */
 	return 0;
 }
 
+/* Whether the thread runs on its alternate stack (the kernel's on_sig_stack: never with
+ * SS_AUTODISARM, which gave the stack up when the handler started). */
+static bool on_altstack(const stack_t *s, uint64_t sp)
+{
+	return !(s->ss_flags & (SS_DISABLE | SS_AUTODISARM_FLAG)) && sp > (uint64_t)s->ss_sp &&
+	       sp - (uint64_t)s->ss_sp <= s->ss_size;
+}
+
+/* As the kernel's do_sigaltstack: the old stack with SS_ONSTACK when the thread runs on
+ * it, which it may then not change (EPERM); SS_ONSTACK asked for means enabled. */
 long signals_app_sigaltstack(struct jit_thread *t, uint64_t ss, uint64_t old_ss)
 {
 	stack_t *altstack = &app_state(t)->altstack;
+	bool on = on_altstack(altstack, t->gpr[JIT_GPR_RSP]);
 	stack_t old = *altstack;
+	old.ss_flags = (altstack->ss_flags & SS_DISABLE ? SS_DISABLE
+			: on				? SS_ONSTACK
+							: 0) |
+		       (altstack->ss_flags & SS_AUTODISARM_FLAG);
 	if (ss) {
 		stack_t s;
 		if (!copy_in(&s, ss, sizeof s))
 			return -EFAULT;
-		if (s.ss_flags & ~(SS_DISABLE | SS_AUTODISARM_FLAG))
+		if (on)
+			return -EPERM;
+		int mode = s.ss_flags & ~SS_AUTODISARM_FLAG;
+		if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
 			return -EINVAL;
-		if (!(s.ss_flags & SS_DISABLE) && s.ss_size < LEGACY_MINSIGSTKSZ)
+		if (mode == SS_DISABLE)
+			s = (stack_t){.ss_flags = SS_DISABLE};
+		else if (s.ss_size < LEGACY_MINSIGSTKSZ)
 			return -ENOMEM;
+		else
+			s.ss_flags &= ~SS_ONSTACK;
 		*altstack = s;
 	}
-	if (old_ss)
-		memcpy((void *)old_ss, &old, sizeof old);
+	if (old_ss && !app_copy_out(old_ss, &old, sizeof old))
+		return -EFAULT;
 	return 0;
 }
 

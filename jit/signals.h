@@ -47,6 +47,18 @@ void signals_sigreturn(struct jit_thread *t);
 /* rt_sigsuspend: the handler that ends it runs under the suspend mask, as the kernel's. */
 long signals_sigsuspend(struct jit_thread *t, uint64_t mask, uint64_t size);
 
+/* Syscalls that wait under a temporary mask of the app's (ppoll, pselect6, epoll_pwait,
+ * epoll_pwait2): the mask the kernel gets instead (the app's, with the runtime's fault
+ * signals open); after the call, a signal the temporary mask let in is delivered under it,
+ * the handler's frame saving the thread's own mask, as the kernel does. */
+uint64_t signals_real_mask(uint64_t app_mask);
+void signals_after_temporary_mask(struct jit_thread *t, uint64_t app_mask, long result);
+
+/* An execve: the program it runs starts with exactly the app's mask (fault signals
+ * included, which the runtime keeps open for itself); put back when it fails. */
+void signals_before_exec(struct jit_thread *t);
+void signals_after_failed_exec(struct jit_thread *t);
+
 /* True when a signal waits for delivery to an app handler. */
 bool signals_pending(const struct jit_thread *t);
 
@@ -62,7 +74,8 @@ bool signals_restart_syscall(const struct jit_thread *t, long nr);
  * pointed at the app's handler, or ends the process by the signal. */
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc);
 
-/* Ends the process the way signal `sig` with its default action would. */
-_Noreturn void signals_die_by(int sig);
+/* Ends the process the way signal `sig` with its default action would (the clients' app_dies
+ * hooks first, told where the current thread stands). */
+_Noreturn void signals_die_by(int sig, enum jit_death_place where);
 
 #endif

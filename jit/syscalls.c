@@ -3,20 +3,26 @@
 #include <asm/prctl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/sched.h>
 #include <signal.h>
 #include <string.h>
 
+#include "app_copy.h"
 #include "app_memory.h"
 #include "block.h"
 #include "code_cache.h"
+#include "code_pages.h"
 #include "config.h"
 #include "dispatcher.h"
 #include "fragment.h"
 #include "messages.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
+#include "rt_format.h"
+#include "rt_string.h"
 #include "rt_syscall.h"
+#include "runtime_fds.h"
 #include "runtime_lock.h"
 #include "signals.h"
 #include "threads.h"
@@ -58,16 +64,14 @@ static long arch_prctl(struct jit_thread *t, long code, long addr)
 		t->app_fs = (uint64_t)addr;
 		return 0;
 	case ARCH_GET_FS:
-		memcpy((void *)addr, &t->app_fs, sizeof t->app_fs);
-		return 0;
+		return app_copy_out((uint64_t)addr, &t->app_fs, sizeof t->app_fs) ? 0 : -EFAULT;
 	case ARCH_SET_GS:
 		jit_fatal(
 		    "the app sets its %%gs base (arch_prctl ARCH_SET_GS); the runtime owns %%gs "
 		    "and does not support this");
 	case ARCH_GET_GS: {
 		uint64_t zero = 0;
-		memcpy((void *)addr, &zero, sizeof zero);
-		return 0;
+		return app_copy_out((uint64_t)addr, &zero, sizeof zero) ? 0 : -EFAULT;
 	}
 	default:
 		return rt_syscall2(SYS_arch_prctl, code, addr);
@@ -266,65 +270,168 @@ static size_t count_strings(char *const *v)
 	return n;
 }
 
+/* The entries of the app's NULL-terminated argv, -EFAULT when it cannot be read (as the
+ * kernel would answer before replacing anything). */
+static long app_vector_length(char *const *v)
+{
+	long n = 0;
+	for (char *entry = (char *)1; v; n++) {
+		if (!app_copy_in(&entry, (uint64_t)&v[n], sizeof entry))
+			return -EFAULT;
+		if (!entry)
+			break;
+	}
+	return n;
+}
+
 /* The runtime lock is free during the exec: a vfork child shares it with its parent, which
  * must find it free once the exec succeeded. */
-static long execve_unlocked(const char *path, char *const *argv, char *const *envp)
+static long exec_unlocked(struct jit_thread *t, long nr, const long a[5])
 {
 	runtime_unlock();
-	long r = rt_syscall3(SYS_execve, (long)path, (long)argv, (long)envp);
+	runtime_fds_before_exec();
+	signals_before_exec(t);
+	long r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], 0);
+	signals_after_failed_exec(t);
+	runtime_fds_after_failed_exec();
 	runtime_lock();
 	return r;
 }
 
+static long execve_unlocked(struct jit_thread *t, const char *path, char *const *argv,
+			    char *const *envp)
+{
+	return exec_unlocked(t, SYS_execve, (const long[5]){(long)path, (long)argv, (long)envp});
+}
+
+/* ppoll, epoll_pwait, epoll_pwait2 (mask at a[i], its size at a[i + 1]); pselect6's a[5]
+ * points at {mask, size}. See signals_real_mask. */
+static long wait_with_temporary_mask(struct jit_thread *t, long nr, const long a[6], int i)
+{
+	long args[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
+	struct {
+		uint64_t mask, size;
+	} pselect_data;
+	uint64_t mask_addr = (uint64_t)a[i], mask_size = (uint64_t)a[i + 1];
+	if (nr == SYS_pselect6) {
+		if (!a[5])
+			return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (!app_copy_in(&pselect_data, (uint64_t)a[5], sizeof pselect_data))
+			return -EFAULT;
+		mask_addr = pselect_data.mask;
+		mask_size = pselect_data.size;
+	}
+	uint64_t mask, real;
+	if (!mask_addr || mask_size != 8 || !app_copy_in(&mask, mask_addr, sizeof mask))
+		return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]); /* the kernel says */
+	real = signals_real_mask(mask);
+	if (nr == SYS_pselect6) {
+		pselect_data.mask = (uint64_t)&real;
+		args[5] = (long)&pselect_data;
+	} else {
+		args[i] = (long)&real;
+	}
+	long r = rt_syscall6(nr, args[0], args[1], args[2], args[3], args[4], args[5]);
+	signals_after_temporary_mask(t, mask, r);
+	return r;
+}
+
+static char *const *exec_knobs;
+
+void jit_set_exec_knobs(char *const *knobs)
+{
+	exec_knobs = knobs;
+}
+
 static long app_execve(struct jit_thread *t, const char *path, char *const *argv, char *const *envp)
 {
-	if (!jit_config.follow_execv)
-		return execve_unlocked(path, argv, envp);
+	path = proc_self_exec_path(path);
 	long check = exec_precheck(path);
+	if (!jit_config.follow_execv) {
+		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
+		if (check == 0 || check == -ENOEXEC)
+			instrument_before_exec(t);
+		return execve_unlocked(t, path, argv, envp);
+	}
+	long args = app_vector_length(argv);
+	if (check == 0 && args < 0)
+		check = args;
 	if (check < 0)
 		return check;
 	size_t prefix = count_strings(jit_config.reexec_argv);
-	size_t args = count_strings(argv);
-	char **nargv = rt_calloc(prefix + args + 5, sizeof *nargv);
+	char *const *extra = t->vfork_child ? NULL : exec_knobs;
+	size_t nextra = count_strings(extra);
+	char **nargv = rt_calloc(prefix + nextra + (size_t)args + 5, sizeof *nargv);
 	if (!nargv)
 		return -ENOMEM;
+	instrument_before_exec(t);
 	size_t k = 0;
 	for (size_t i = 0; i < prefix; i++)
 		nargv[k++] = jit_config.reexec_argv[i];
+	for (size_t i = 0; i < nextra; i++)
+		nargv[k++] = extra[i];
 	if (args > 0) {
 		nargv[k++] = "-jit:argv0";
 		nargv[k++] = argv[0];
 	}
 	nargv[k++] = "--";
 	nargv[k++] = (char *)path;
-	for (size_t i = 1; i < args; i++)
+	for (long i = 1; i < args; i++)
 		nargv[k++] = argv[i];
 	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
-	long r = execve_unlocked(nargv[0], nargv, envp);
+	long r = execve_unlocked(t, nargv[0], nargv, envp);
 	t->exec_argv = NULL;
 	rt_free(nargv);
 	return r;
 }
 
-/* The runtime's message descriptor is invisible to the app: it cannot close it. */
-static long app_close(int fd)
+/* The path a followed execveat(dirfd, path, argv, envp, flags) runs, for the next image to
+ * open after the exec, when the app's descriptors may be gone (O_CLOEXEC): the file the
+ * descriptor names (fexecve: AT_EMPTY_PATH), or the path under the directory it names.
+ * A file with no path (a memfd, a deleted file) is reached through a duplicate of the
+ * descriptor that the exec keeps. 0, or -errno as execveat would fail. */
+static long execveat_target(long dirfd, const char *app_path, long flags, char *out, size_t cap)
 {
-	if (fd == jit_messages_fd())
-		return -EBADF;
-	return rt_close(fd);
+	char path[PATH_MAX];
+	if (!app_copy_string(path, (uint64_t)app_path, sizeof path))
+		return -EFAULT;
+	if (flags & ~(long)(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	if (path[0] == '/' || (dirfd == AT_FDCWD && path[0])) {
+		rt_strlcpy(out, path, cap);
+	} else {
+		if (!path[0] && !(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		char link[64];
+		rt_format(link, sizeof link, "/proc/self/fd/%ld", dirfd);
+		long n = rt_syscall3(SYS_readlink, (long)link, (long)out, (long)cap - 1);
+		if (n < 0)
+			return n == -ENOENT ? -EBADF : n;
+		out[n] = '\0';
+		bool reachable = out[0] == '/' && !rt_ends_with(out, " (deleted)");
+		if (!path[0] && !reachable) {
+			long kept = rt_syscall3(SYS_fcntl, dirfd, F_DUPFD, 3);
+			if (kept < 0)
+				return kept;
+			rt_format(out, cap, "/proc/self/fd/%ld", kept);
+		} else if (path[0]) {
+			size_t len = strlen(out);
+			rt_format(out + len, cap - len, "/%s", path);
+		}
+	}
+	if (flags & AT_SYMLINK_NOFOLLOW) {
+		char target[8];
+		if (rt_syscall3(SYS_readlink, (long)out, (long)target, sizeof target) >= 0)
+			return -ELOOP; /* the last component is a symbolic link */
+	}
+	return 0;
 }
 
-static long app_close_range(unsigned first, unsigned last, unsigned flags)
+static long app_execveat(struct jit_thread *t, const long a[6])
 {
-	unsigned mine = (unsigned)jit_messages_fd();
-	if (mine < first || mine > last)
-		return rt_syscall3(SYS_close_range, first, last, flags);
-	long r = 0;
-	if (mine > first)
-		r = rt_syscall3(SYS_close_range, first, mine - 1, flags);
-	if (r == 0 && mine < last)
-		r = rt_syscall3(SYS_close_range, mine + 1, last, flags);
-	return r;
+	char target[PATH_MAX];
+	long r = execveat_target(a[0], (const char *)a[1], a[4], target, sizeof target);
+	return r < 0 ? r : app_execve(t, target, (char *const *)a[2], (char *const *)a[3]);
 }
 
 static long dispatch(struct jit_thread *t, long nr, const long a[6])
@@ -369,6 +476,14 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		r = signals_sigsuspend(t, (uint64_t)a[0], (uint64_t)a[1]);
 		runtime_lock();
 		return r;
+	case SYS_ppoll:
+	case SYS_epoll_pwait:
+	case SYS_epoll_pwait2:
+	case SYS_pselect6:
+		runtime_unlock();
+		r = wait_with_temporary_mask(t, nr, a, nr == SYS_ppoll ? 3 : 4);
+		runtime_lock();
+		return r;
 	case SYS_sigaltstack:
 		return signals_app_sigaltstack(t, (uint64_t)a[0], (uint64_t)a[1]);
 	case SYS_rt_sigreturn:
@@ -391,8 +506,9 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		return app_execve(t, (const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
 	case SYS_execveat:
 		if (jit_config.follow_execv)
-			jit_fatal("execveat is not supported yet under -follow_execv 1");
-		break;
+			return app_execveat(t, a);
+		instrument_before_exec(t);
+		return exec_unlocked(t, nr, a);
 	case SYS_readlink:
 		if (proc_self_readlink(AT_FDCWD, (const char *)a[0], (char *)a[1], a[2], &r))
 			return r;
@@ -409,23 +525,16 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		if (proc_self_open((int)a[0], (const char *)a[1], (int)a[2], (int)a[3], &r))
 			return r;
 		break;
-	case SYS_close:
-		return app_close((int)a[0]);
-	case SYS_close_range:
-		return app_close_range((unsigned)a[0], (unsigned)a[1], (unsigned)a[2]);
-	case SYS_dup2:
-	case SYS_dup3:
-		if (a[1] == jit_messages_fd() && messages_move() < 0)
-			return -EMFILE;
-		break;
 	default:
+		if (runtime_fds_syscall(nr, a, &r))
+			return r;
 		break;
 	}
 	/* The kernel's own work, which may block: other threads may use the runtime meanwhile. */
 	runtime_unlock();
 	r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	runtime_lock();
-	return r;
+	return runtime_fds_result(nr, a, r);
 }
 
 void syscall_dispatch(struct jit_thread *t)
@@ -444,6 +553,10 @@ void syscall_dispatch(struct jit_thread *t)
 			t->syscall_in_progress = -1;
 			return; /* every register is the interrupted code's again */
 		}
+		/* The kernel cannot write where the runtime keeps code write-protected, nor where
+		 * a client withholds pages: the first attempt is never seen. */
+		if (result == -EFAULT && code_pages_release_all())
+			result = dispatch(t, nr, args);
 		if (result == -EFAULT && instrument_syscall_efault(t, nr, args))
 			result = dispatch(t, nr, args);
 		bool restart = result == -EINTR && signals_restart_syscall(t, nr);

@@ -101,7 +101,9 @@ struct jit_thread {
 	long syscall_in_progress;
 	/* A client asked for the next block to stop after this many instructions (0: no). */
 	uint32_t block_limit;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 160];
+	/* A callout asked for the rest of its block from a fresh translation. */
+	bool restart_block;
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 168];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

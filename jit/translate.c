@@ -1,5 +1,6 @@
 #include "translate.h"
 
+#include <cpuid.h>
 #include <string.h>
 #include <sys/uio.h>
 
@@ -55,9 +56,14 @@ struct translation {
 	bool failed;
 };
 
+/* Whether the CPU has transactional memory (RTM): xbegin raises #UD without it. */
+static bool cpu_has_rtm;
+
 void translate_init(void)
 {
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+	unsigned eax, ebx, ecx, edx;
+	cpu_has_rtm = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 11));
 }
 
 /* Pages known to be readable, so that fetching code is a plain copy. A page is probed
@@ -113,13 +119,31 @@ static const ZydisDecodedOperand *rip_relative_operand(const struct block_insn *
 	return NULL;
 }
 
+/* A memory access through %gs, which is the runtime's. NOPs (hint NOPs with a memory
+ * operand), prefetches and lea name an address without reaching memory through it. */
 static bool uses_gs(const struct block_insn *bi)
 {
+	switch (bi->insn.meta.category) {
+	case ZYDIS_CATEGORY_NOP:
+	case ZYDIS_CATEGORY_WIDENOP:
+	case ZYDIS_CATEGORY_PREFETCH:
+		return false;
+	default:
+		break;
+	}
 	for (unsigned i = 0; i < bi->insn.operand_count; i++)
 		if (bi->ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    bi->ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
 		    bi->ops[i].mem.segment == ZYDIS_REGISTER_GS)
 			return true;
 	return false;
+}
+
+/* An instruction the decoder knows that this CPU refuses (#UD): it ends the block before
+ * it, and the app gets SIGILL there, as natively. */
+static bool cpu_refuses(const ZydisDecodedInstruction *insn)
+{
+	return insn->mnemonic == ZYDIS_MNEMONIC_XBEGIN && !cpu_has_rtm;
 }
 
 /* mov %rax,%gs:scratch; movabs $rec,%rax; jmp *%gs:enter_dispatch */
@@ -492,7 +516,6 @@ static bool is_unsupported(const struct block_insn *bi)
 	case ZYDIS_MNEMONIC_IRET:
 	case ZYDIS_MNEMONIC_IRETD:
 	case ZYDIS_MNEMONIC_IRETQ:
-	case ZYDIS_MNEMONIC_XBEGIN:
 		return true;
 	case ZYDIS_MNEMONIC_INT:
 		return bi->ops[0].imm.value.u == 0x80;
@@ -505,7 +528,8 @@ static bool ends_block(const struct block_insn *bi)
 {
 	ZydisMnemonic m = bi->insn.mnemonic;
 	return m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL || m == ZYDIS_MNEMONIC_RET ||
-	       m == ZYDIS_MNEMONIC_SYSCALL || is_jcc(m) || is_rcx_branch(m) || is_unsupported(bi);
+	       m == ZYDIS_MNEMONIC_SYSCALL || m == ZYDIS_MNEMONIC_XBEGIN || is_jcc(m) ||
+	       is_rcx_branch(m) || is_unsupported(bi);
 }
 
 static bool is_relative_branch(const struct block_insn *bi)
@@ -524,6 +548,14 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	}
 	if (m == ZYDIS_MNEMONIC_SYSCALL) {
 		emit_inline_exit(t, EXIT_SYSCALL, next);
+		return true;
+	}
+	if (m == ZYDIS_MNEMONIC_XBEGIN) {
+		/* A transaction may abort at any time: this one aborts at once, with no reason
+		 * given in %eax, and the app runs its fallback path. */
+		static const uint8_t eax_zero[] = {0xb8, 0, 0, 0, 0}; /* mov $0,%eax */
+		emit_bytes(&t->e, eax_zero, sizeof eax_zero);
+		emit_direct_jump(t, next + (uint64_t)bi->ops[0].imm.value.s);
 		return true;
 	}
 	if (m == ZYDIS_MNEMONIC_RET) {
@@ -572,10 +604,11 @@ static enum exit_kind decode_block(uint64_t pc)
 	block.trace.buffer_slot = -1;
 	while (block.length < decode_limit && off < avail) {
 		struct block_insn *bi = &block.insns[block.length];
-		if (ZYAN_FAILED(ZydisDecoderDecodeFull(&decoder, fetch_buf + off, avail - off,
-						       &bi->insn, bi->ops))) {
+		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeFull(
+		    &decoder, fetch_buf + off, avail - off, &bi->insn, bi->ops));
+		if (!decoded || cpu_refuses(&bi->insn)) {
 			if (block.length == 0)
-				return avail - off < ZYDIS_MAX_INSTRUCTION_LENGTH &&
+				return !decoded && avail - off < ZYDIS_MAX_INSTRUCTION_LENGTH &&
 					       avail < FETCH_MAX
 					   ? EXIT_BAD_FETCH
 					   : EXIT_BAD_OPCODE;
@@ -661,6 +694,8 @@ static bool emit_block(struct translation *t)
 				 ((bi->insn.mnemonic == ZYDIS_MNEMONIC_CALL ||
 				   bi->insn.mnemonic == ZYDIS_MNEMONIC_JMP) &&
 				  !is_relative_branch(bi)),
+		    .counted_from =
+			instrument_counted(&block, i) ? (uint8_t)(counted + 1) : INSN_COUNT_UNKNOWN,
 		};
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
@@ -749,7 +784,7 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 	translate_stats.blocks++;
 	struct fragment *f = try_translate(app_pc, start, registered);
 	if (!f) {
-		jit_reset_cache(); /* translation happens between blocks: no thread is inside */
+		jit_reset_cache();
 		f = try_translate(app_pc, start, registered);
 	}
 	return f;

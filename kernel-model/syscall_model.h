@@ -80,4 +80,9 @@ enum syscall_output syscall_output(long nr, int *fd_arg);
  * the order they were written. Returns how many ranges (at most SYSCALL_MAX_RANGES). */
 int syscall_output_ranges(long nr, const long args[6], long result, struct mem_range *out);
 
+/* The CRC-32C of the bytes a SYSCALL_OUTPUT_MEMORY call wrote (its output ranges, read
+ * now), so that a replay can tell whether the app wrote the same. False when nr is no
+ * such call, wrote nothing, or some byte cannot be read. */
+bool syscall_output_crc(long nr, const long args[6], long result, uint32_t *crc);
+
 #endif

@@ -2,6 +2,8 @@
  * bytes are (so that a replay can show what reached the recording's stdout and stderr). */
 #include <sys/syscall.h>
 
+#include "instrument.h"
+#include "rt_crc32c.h"
 #include "syscall_ranges.h"
 
 enum syscall_output syscall_output(long nr, int *fd_arg)
@@ -61,4 +63,27 @@ int syscall_output_ranges(long nr, const long a[6], long result, struct mem_rang
 	}
 	}
 	return r.n;
+}
+
+bool syscall_output_crc(long nr, const long args[6], long result, uint32_t *crc)
+{
+	int fd_arg;
+	if (syscall_output(nr, &fd_arg) != SYSCALL_OUTPUT_MEMORY)
+		return false;
+	struct mem_range r[SYSCALL_MAX_RANGES];
+	int n = syscall_output_ranges(nr, args, result, r);
+	uint32_t c = 0;
+	for (int i = 0; i < n; i++) {
+		for (uint64_t done = 0; done < r[i].len;) {
+			uint8_t chunk[4096];
+			uint64_t len =
+			    r[i].len - done < sizeof chunk ? r[i].len - done : sizeof chunk;
+			if (!jit_read_app_memory(chunk, r[i].addr + done, len))
+				return false;
+			c = rt_crc32c(c, chunk, len);
+			done += len;
+		}
+	}
+	*crc = c;
+	return n > 0;
 }

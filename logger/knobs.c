@@ -1,6 +1,7 @@
 #include "knobs.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@ enum { STRESS_STOP_MS_MAX = 60000 };
 static const struct knob logger_knobs[] = {
     KNOB("-log", KNOB_BOOL, log, NULL, "record a pinball (0: only run under the JIT)"),
     KNOB("-log:basename", KNOB_STRING, basename, "B", "region k is written as pinball B.k"),
+    KNOB("-q", KNOB_BOOL, quiet, NULL,
+	 "quiet: no line on stderr about each pinball written (when the process ends or execs)"),
     KNOB("-log:fat", KNOB_BOOL, fat, NULL,
 	 "1: every mapped page at region start; 0: those the region touches"),
     {.name = "-log:slice",
@@ -41,6 +44,19 @@ static const struct knob logger_knobs[] = {
 	 "analysis tools count inside the recorded (global) regions; 0: inside their own "
 	 "per-thread -control regions"),
     KNOB("-jit:argv0", KNOB_WORD, argv0, "NAME", "argv[0] to give the app"),
+    {.name = "-log:root_pid",
+     .kind = KNOB_UINT,
+     .offset = offsetof(struct logger_knobs, root_pid),
+     .value = "PID",
+     .help = "(set when following execve) the process whose pinballs are B.k; those of "
+	     "the others are B.pid<PID>.k",
+     .max = 1u << 22},
+    {.name = "-log:first_region",
+     .kind = KNOB_UINT,
+     .offset = offsetof(struct logger_knobs, first_region),
+     .value = "K",
+     .help = "(set when following execve) the number of this image's first region",
+     .max = UINT32_MAX},
 };
 
 int knobs_parse(int argc, char **argv, struct logger_knobs *k)

@@ -11,6 +11,7 @@ struct logger_knobs {
 	bool log;		 /* -log 0|1: record a pinball (default 1) */
 	const char *basename;	 /* -log:basename B: region k goes to B.k (default pinball/log) */
 	bool fat;		 /* -log:fat 1: every mapped page at region start */
+	bool quiet;		 /* -q: no line about each pinball written */
 	uint64_t slice;		 /* -log:slice N: a thread's time slice in a region (0: default) */
 	bool check_native_exec;	 /* -jit:check_native_exec */
 	uint64_t stress_stop_ms; /* -jit:stress_stop_ms N (0: off) */
@@ -18,6 +19,10 @@ struct logger_knobs {
 	bool follow_execv;	 /* -follow_execv 0|1 (default 1) */
 	bool pinplay_control;	 /* -pinplay-control 0|1: tools follow the recorded regions */
 	const char *argv0;	 /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
+	/* Set when following exec: the process the user started (its pinballs are B.k, those
+	 * of every other process B.pid<PID>.k), and this image's first region number. */
+	uint64_t root_pid;
+	uint64_t first_region;
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	int program_index;	    /* argv index of the program */
 	int knob_end;		    /* argv index one past the last knob (before any `--`) */

@@ -12,29 +12,65 @@
 #include "header.h"
 #include "jit.h"
 #include "knobs.h"
+#include "progress_text.h"
 #include "recorder.h"
 #include "writer_thread.h"
 
 extern char **environ;
 
 /* The driver's path and knobs, for re-executing itself when the app calls execve. The
- * -jit:argv0 knob is per-program, so it is left out. */
+ * knobs about one image (-jit:argv0, -log:first_region) are left out: the runtime gives
+ * the next image its own. The first process names itself as the root of every later one. */
 static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
 {
-	char **v = calloc((size_t)k->knob_end + 1, sizeof *v);
+	char **v = calloc((size_t)k->knob_end + 5, sizeof *v);
 	if (!v)
 		return NULL;
 	int n = 0;
 	v[n++] = (char *)self;
 	for (int i = 1; i < k->knob_end; i++) {
-		if (!strcmp(argv[i], "-jit:argv0")) {
+		if (!strcmp(argv[i], "-jit:argv0") || !strcmp(argv[i], "-log:first_region")) {
 			i++;
 			continue;
 		}
 		v[n++] = argv[i];
 	}
+	if (!k->root_pid) {
+		static char pid[24];
+		snprintf(pid, sizeof pid, "%d", (int)getpid());
+		v[n++] = "-log:root_pid";
+		v[n++] = pid;
+	}
+	/* gdb's connection ends with the exec: the new program runs without the debugger
+	 * (a later knob wins). */
+	if (k->shared.debug.on) {
+		v[n++] = "-appdebug";
+		v[n++] = "0";
+	}
 	return v;
 }
+
+static bool is_root_process(const struct logger_knobs *k)
+{
+	return !k->root_pid || k->root_pid == (uint64_t)getpid();
+}
+
+/* B for the process the user started, B.pid<PID> for the others (forked, then exec'd). */
+static const char *process_basename(const struct logger_knobs *k)
+{
+	if (is_root_process(k))
+		return k->basename;
+	static char name[PATH_MAX];
+	snprintf(name, sizeof name, "%s.pid%d", k->basename, (int)getpid());
+	return name;
+}
+
+/* gdb's `monitor` commands about recording (recorder.h). */
+static const struct debug_hooks recording_hooks = {
+    .record = recorder_debug_record,
+    .frozen = recorder_debug_recording,
+    .status = recorder_debug_status,
+};
 
 /* The controller's events go to the recorder (global regions), then the analysis tools. */
 static void recorder_handler(const struct control_event_info *ev, void *arg)
@@ -68,14 +104,17 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 	}
 	static struct pinball_header header;
 	header_describe_run(&header, app_argc, app_argv, environ);
+	pinball_set_fd_policy(jit_runtime_fd, jit_runtime_fd_close);
 	char err[512];
 	if (writer_thread_start(&header, err, sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return -1;
 	}
 	static struct recorder_options options;
-	options.basename = k->basename;
+	options.basename = process_basename(k);
+	options.first_region = (uint32_t)k->first_region;
 	options.fat = k->fat;
+	options.quiet = k->quiet;
 	options.slice = k->slice;
 	options.stdout_file = file_id_of(1);
 	options.stderr_file = file_id_of(2);
@@ -84,6 +123,8 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 		k->shared.tools_follow_driver = true;
 	}
 	recorder_start(&options);
+	if (!k->quiet && is_root_process(k)) /* one line on the terminal, the first process's */
+		progress_line_start(logger_progress_text);
 	return 0;
 }
 
@@ -100,6 +141,11 @@ int main(int argc, char **argv)
 	bool followed = k.argv0 != NULL;
 	if (shared_knobs_start(&k.shared, k.log, followed, k.log ? recorder_handler : NULL, NULL,
 			       err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return 2;
+	}
+	if (debugger_start(&k.shared.debug, "logger", k.log ? &recording_hooks : NULL, err,
+			   sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}

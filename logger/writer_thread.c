@@ -11,16 +11,47 @@
 #include "record_queue.h"
 
 static struct pinball_header template;
+static uint64_t finished_bytes, current_bytes; /* atomic: for writer_thread_bytes */
+
+uint64_t writer_thread_bytes(void)
+{
+	return __atomic_load_n(&finished_bytes, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&current_bytes, __ATOMIC_RELAXED);
+}
 
 struct writer_state {
 	struct pinball_writer *w;
 	char error[PINBALL_ERR_MAX];
+	char base[256];
+	char start[128];   /* what started the region */
+	char written[640]; /* what the user is told of a finished pinball */
+	uint32_t threads;  /* that took part: each has an end state */
 };
 
 static void fail(struct writer_state *s, const char *msg)
 {
 	if (!s->error[0])
 		snprintf(s->error, sizeof s->error, "%s", msg);
+}
+
+static void describe_cause(char *buf, size_t cap, const struct pinball_cause *c)
+{
+	snprintf(buf, cap, "%s%s%s", c->kind ? c->kind : "", c->spec && *c->spec ? " " : "",
+		 c->spec ? c->spec : "");
+}
+
+/* "pb/run.0: 1207654 instructions in 1 thread, 3.1 MiB, from control default-start to
+ * exec execve" */
+static void describe_written(struct writer_state *s, const struct pinball_cause *stop)
+{
+	const struct pinball_summary *sum = pinball_writer_summary(s->w);
+	char size[32], end[128];
+	describe_cause(end, sizeof end, stop);
+	snprintf(s->written, sizeof s->written,
+		 "%s: %llu instructions in %u thread%s, %s, from %s to %s", s->base,
+		 (unsigned long long)sum->instructions, s->threads, s->threads == 1 ? "" : "s",
+		 pinball_human_size(pinball_writer_file_bytes(s->w), size, sizeof size), s->start,
+		 end);
 }
 
 static void begin(struct writer_state *s, const struct record *r)
@@ -31,6 +62,9 @@ static void begin(struct writer_state *s, const struct record *r)
 	hdr.nsigactions = r->u.begin.nsigactions;
 	hdr.sigactions = r->u.begin.sigactions;
 	hdr.sigstack = r->u.begin.sigstack;
+	s->threads = 0;
+	snprintf(s->base, sizeof s->base, "%s", r->u.begin.basename);
+	describe_cause(s->start, sizeof s->start, &r->u.begin.cause);
 	char err[PINBALL_ERR_MAX];
 	s->w = pinball_writer_create(r->u.begin.basename, &hdr, err);
 	if (!s->w)
@@ -47,7 +81,7 @@ static void write_record(struct writer_state *s, const struct record *r)
 	if (r->kind == REC_ABORT) {
 		pinball_writer_free(s->w); /* removes the temporary files */
 		s->w = NULL;
-		record_queue_report_done("");
+		record_queue_report_done("", "");
 		return;
 	}
 	if (r->kind == REC_FINISH) {
@@ -57,9 +91,16 @@ static void write_record(struct writer_state *s, const struct record *r)
 			fail(s, pinball_writer_error(s->w));
 		if (!s->w)
 			fail(s, "no pinball was started");
+		s->written[0] = '\0';
+		if (!s->error[0]) {
+			describe_written(s, &r->u.finish.cause);
+			__atomic_add_fetch(&finished_bytes, pinball_writer_file_bytes(s->w),
+					   __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&current_bytes, 0, __ATOMIC_RELAXED);
 		pinball_writer_free(s->w);
 		s->w = NULL;
-		record_queue_report_done(s->error);
+		record_queue_report_done(s->error, s->written);
 		return;
 	}
 	if (!s->w || s->error[0])
@@ -82,6 +123,7 @@ static void write_record(struct writer_state *s, const struct record *r)
 		rc = pinball_writer_add_slice(s->w, &r->u.slice);
 		break;
 	case REC_END:
+		s->threads++;
 		rc = pinball_writer_add_end(s->w, &r->u.thread);
 		break;
 	default:
@@ -89,6 +131,7 @@ static void write_record(struct writer_state *s, const struct record *r)
 	}
 	if (rc)
 		fail(s, pinball_writer_error(s->w));
+	__atomic_store_n(&current_bytes, pinball_writer_file_bytes(s->w), __ATOMIC_RELAXED);
 }
 
 static void *writer_main(void *arg)
@@ -97,11 +140,18 @@ static void *writer_main(void *arg)
 	static struct writer_state state;
 	for (;;) {
 		struct record *r = record_pop_all();
-		while (r) {
+		while (r && !record_queue_abort_requested()) {
 			struct record *next = r->next;
 			write_record(&state, r);
 			record_release(r);
 			r = next;
+		}
+		if (record_queue_abort_requested()) {
+			/* the process dies: its unfinished pinball goes with it */
+			pinball_writer_free(state.w);
+			state.w = NULL;
+			record_queue_report_aborted();
+			return NULL;
 		}
 	}
 	return NULL;

@@ -3,6 +3,7 @@
 #define LOGGER_WRITER_THREAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pinball.h"
 
@@ -10,6 +11,9 @@
  * must live as long as the process) is the template of every pinball's header; each
  * REC_BEGIN adds its region start cause. 0, or -1 with a message in err. */
 int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen);
+
+/* Bytes of pinball files written so far by this process image (any thread, approximate). */
+uint64_t writer_thread_bytes(void);
 
 /* Creates the directory that will hold the pinballs `basename`.k (mkdir -p of its
  * directory). 0, or -1 with errno set. */

@@ -308,6 +308,7 @@ static Pinball__Syscall *syscall_to_pb(const struct pinball_event *e, struct are
 	ps->writes = writes;
 	ps->echo = e->syscall.echo;
 	ps->output = bytes(e->syscall.output, e->syscall.output_len);
+	ps->output_check = e->syscall.output_checked ? 1ull << 32 | e->syscall.output_crc : 0;
 	return ps;
 }
 
@@ -384,6 +385,10 @@ static const char *syscall_from_pb(const Pinball__Syscall *ps, struct pinball_ev
 	e->syscall.echo = ps->echo;
 	e->syscall.output = ps->output.data;
 	e->syscall.output_len = ps->output.len;
+	if (ps->output_check >> 33)
+		return "system call record with a bad output check";
+	e->syscall.output_checked = ps->output_check >> 32;
+	e->syscall.output_crc = (uint32_t)ps->output_check;
 	return NULL;
 }
 

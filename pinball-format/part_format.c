@@ -1,6 +1,6 @@
 #include "part_format.h"
 
-#include "crc32c.h"
+#include "rt_crc32c.h"
 #include "pinball.h"
 
 void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], const char *name)
@@ -12,7 +12,7 @@ void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], con
 	put_le32(out + 12, PART_HEADER_SIZE);
 	memcpy(out + 16, id, 16);
 	strncpy((char *)out + 32, name, PART_NAME_SIZE - 1);
-	put_le32(out + 60, crc32c(0, out, 60));
+	put_le32(out + 60, rt_crc32c(0, out, 60));
 }
 
 void chunk_header_encode(uint8_t out[CHUNK_HEADER_SIZE], uint32_t stored, uint32_t raw,
@@ -21,5 +21,5 @@ void chunk_header_encode(uint8_t out[CHUNK_HEADER_SIZE], uint32_t stored, uint32
 	put_le32(out, stored);
 	put_le32(out + 4, raw);
 	put_le32(out + 8, seq);
-	put_le32(out + 12, crc32c(crc32c(0, out, 12), payload, stored));
+	put_le32(out + 12, rt_crc32c(rt_crc32c(0, out, 12), payload, stored));
 }

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crc32c.h"
+#include "rt_crc32c.h"
 #include "part_format.h"
 #include "pinball.h"
 
@@ -71,7 +71,7 @@ static int check_header(struct part_reader *pr, const char *name, const uint8_t 
 		return -1;
 	if (memcmp(h, PART_MAGIC, PART_MAGIC_SIZE) != 0)
 		return fail_offset(pr, 0, "not a pinball part (bad magic)");
-	if (get_le32(h + 60) != crc32c(0, h, 60))
+	if (get_le32(h + 60) != rt_crc32c(0, h, 60))
 		return fail_offset(pr, 60, "part header checksum mismatch");
 	unsigned major = get_le16(h + 8), minor = get_le16(h + 10);
 	if (major != PINBALL_FORMAT_MAJOR)
@@ -167,7 +167,7 @@ static int load_chunk(struct part_reader *pr)
 		return part_reader_fail(pr, "out of memory for a %u-byte chunk", stored);
 	if (read_exact(pr, pr->stored, stored, "a chunk") < 0)
 		return -1;
-	if (get_le32(h + 12) != crc32c(crc32c(0, h, 12), pr->stored, stored))
+	if (get_le32(h + 12) != rt_crc32c(rt_crc32c(0, h, 12), pr->stored, stored))
 		return part_reader_fail(pr, "chunk checksum mismatch");
 	if (seq != pr->chunks)
 		return part_reader_fail(pr, "chunk number %u, expected %u", seq, pr->chunks);

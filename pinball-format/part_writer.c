@@ -12,6 +12,20 @@
 #include "part_format.h"
 #include "pinball.h"
 
+static int keep_fd(int fd)
+{
+	return fd;
+}
+
+static int (*place_fd)(int fd) = keep_fd;
+static int (*release_fd)(int fd) = close;
+
+void pinball_set_fd_policy(int (*place)(int fd), int (*release)(int fd))
+{
+	place_fd = place;
+	release_fd = release;
+}
+
 static int fail_errno(struct part_writer *pw, const char *what, int e)
 {
 	snprintf(pw->err, PINBALL_ERR_MAX, "%s: %s at offset %llu: %s", pw->tmp_path, what,
@@ -91,7 +105,7 @@ int part_writer_open(struct part_writer *pw, const char *base, const char *name,
 	char idhex[9];
 	snprintf(idhex, sizeof idhex, "%02x%02x%02x%02x", id[0], id[1], id[2], id[3]);
 	if (asprintf(&pw->final_path, "%s.%s", base, name) < 0 ||
-	    asprintf(&pw->tmp_path, "%s.tmp-%s", pw->final_path, idhex) < 0 ||
+	    asprintf(&pw->tmp_path, "%s.tmp-%d-%s", pw->final_path, (int)getpid(), idhex) < 0 ||
 	    !(pw->name = strdup(name))) {
 		snprintf(err, PINBALL_ERR_MAX, "%s.%s: out of memory", base, name);
 		return -1;
@@ -102,6 +116,7 @@ int part_writer_open(struct part_writer *pw, const char *base, const char *name,
 			 strerror(errno));
 		return -1;
 	}
+	pw->fd = place_fd(pw->fd);
 	uint8_t head[PART_HEADER_SIZE];
 	part_header_encode(head, id, name);
 	struct iovec iov = {head, sizeof head};
@@ -166,7 +181,7 @@ int part_writer_close(struct part_writer *pw)
 		return fail_errno(pw, "fsync failed", errno);
 	int fd = pw->fd;
 	pw->fd = -1;
-	if (close(fd) < 0)
+	if (release_fd(fd) < 0)
 		return fail_errno(pw, "close failed", errno);
 	free(pw->raw);
 	pw->raw = NULL;
@@ -189,7 +204,7 @@ int part_writer_commit(struct part_writer *pw)
 void part_writer_discard(struct part_writer *pw)
 {
 	if (pw->fd >= 0)
-		close(pw->fd);
+		release_fd(pw->fd);
 	if (pw->tmp_path)
 		unlink(pw->tmp_path);
 	free(pw->tmp_path);

@@ -16,7 +16,7 @@ struct lz4_scratch {
 struct part_writer {
 	char *name;	  /* "pages" */
 	char *final_path; /* P.pages */
-	char *tmp_path;	  /* P.pages.tmp-<id> */
+	char *tmp_path;	  /* P.pages.tmp-<pid>-<id> */
 	int fd;		  /* -1 once closed */
 	uint64_t offset;  /* bytes written to the file */
 	uint8_t *raw;	  /* records of the chunk being filled */
@@ -27,7 +27,7 @@ struct part_writer {
 	char *err; /* the owner's PINBALL_ERR_MAX buffer */
 };
 
-/* Creates base.name.tmp-<idhex> and writes its header. */
+/* Creates base.name.tmp-<pid>-<idhex> and writes its header. */
 int part_writer_open(struct part_writer *pw, const char *base, const char *name,
 		     const uint8_t id[16], size_t target, struct lz4_scratch *scratch, char *err);
 int part_writer_add(struct part_writer *pw, const ProtobufCMessage *msg);

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 3
+#define PINBALL_FORMAT_MINOR 4
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16
@@ -182,6 +182,8 @@ struct pinball_event {
 			uint32_t echo;
 			const uint8_t *output; /* bytes moved inside the kernel (sendfile...) */
 			size_t output_len;
+			bool output_checked; /* output_crc holds the CRC-32C of what it wrote */
+			uint32_t output_crc;
 		} syscall;
 		struct {
 			enum pinball_insn_kind kind;
@@ -212,10 +214,17 @@ struct pinball_slice {
 };
 
 /* ---- Writer: streaming, bounded memory (one chunk buffer per open part). Every part is
- * written as P.<part>.tmp-<id>; pinball_writer_finish renames them, P.meta last, so that
- * until it returns 0 no P.meta exists and readers refuse the pinball. ---- */
+ * written as P.<part>.tmp-<pid>-<id>; pinball_writer_finish removes the old P.meta, renames
+ * the parts, P.meta last, and then removes the parts of an older P that the new one does
+ * not have, so that until it returns 0 no P.meta exists and readers refuse the pinball.
+ * Creating a writer removes what killed writers left under the same name. ---- */
 
 struct pinball_writer;
+
+/* Where the writers' file descriptors go once opened, and how they are closed (a logger
+ * moves them out of the app's way); by default they stay and close() closes them. Before
+ * any writer is created. */
+void pinball_set_fd_policy(int (*place)(int fd), int (*release)(int fd));
 
 /* Starts a pinball named `basename` (a path prefix). Records go in any order across parts;
  * within a part they are kept in call order. `hdr` is copied. */
@@ -236,6 +245,29 @@ int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *
 const char *pinball_writer_error(const struct pinball_writer *w);
 /* Frees the writer; unless finish succeeded, removes every temporary file. */
 void pinball_writer_free(struct pinball_writer *w);
+/* What was written (complete after a successful finish), and the bytes of its files so far
+ * (P.meta included once finished). */
+const struct pinball_summary *pinball_writer_summary(const struct pinball_writer *w);
+uint64_t pinball_writer_file_bytes(const struct pinball_writer *w);
+
+/* ---- Leftovers: files under a pinball's name that no finished pinball accounts for ---- */
+
+struct pinball_leftovers {
+	bool has_meta;	 /* P.meta exists */
+	size_t parts;	 /* other final-named parts (without P.meta: an unfinished pinball) */
+	size_t tmp_live; /* temporary files of a writer that still runs (live_pid) */
+	long live_pid;
+	size_t tmp_dead; /* temporary files of writers that are gone */
+};
+int pinball_leftovers(const char *basename, struct pinball_leftovers *out,
+		      char err[PINBALL_ERR_MAX]);
+/* Removes the temporary files of writers that are gone, and the parts no finished pinball
+ * uses: with `keep` (part names, NULL-terminated), every part outside it; without, every
+ * part when there is no P.meta. P.meta itself stays. Returns the number of files removed,
+ * or -1 with err. */
+int pinball_clean(const char *basename, const char *const *keep, char err[PINBALL_ERR_MAX]);
+/* When P has no P.meta but leftovers, replaces err with what they are and what to do. */
+void pinball_describe_unfinished(const char *basename, char err[PINBALL_ERR_MAX]);
 
 /* ---- Reader ---- */
 
@@ -291,5 +323,7 @@ const char *pinball_xsave_check(const uint8_t *xsave, size_t len, uint64_t xcr0)
 /* Helpers for printing. */
 const char *pinball_insn_name(enum pinball_insn_kind kind);
 const char *pinball_event_name(enum pinball_event_kind kind);
+/* "3.1 MiB" into buf. */
+const char *pinball_human_size(uint64_t bytes, char *buf, size_t cap);
 
 #endif

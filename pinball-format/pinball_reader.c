@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "convert.h"
 #include "reader_internal.h"
@@ -131,6 +132,8 @@ struct pinball_reader *pinball_reader_open(const char *basename, char err[PINBAL
 	arena_init(&r->arena);
 	struct part_reader pr;
 	int ok = part_reader_open(&pr, path, "meta", NULL, err);
+	if (ok < 0 && access(path, F_OK) < 0)
+		pinball_describe_unfinished(basename, err);
 	if (ok == 0) {
 		memcpy(r->id, pr.id, sizeof r->id);
 		ok = load_meta(r, &pr, err);

@@ -33,6 +33,7 @@ struct pinball_writer {
 	uint32_t zero_prot;
 	struct pinball_summary sum;
 	uint64_t ignored_events;
+	uint64_t meta_bytes; /* once finished */
 	bool failed, finished;
 	char err[PINBALL_ERR_MAX];
 };
@@ -73,6 +74,8 @@ struct pinball_writer *pinball_writer_create(const char *basename, const struct 
 	}
 	arena_init(&w->arena);
 	w->page_size = hdr->page_size ? hdr->page_size : 4096;
+	char ignored[PINBALL_ERR_MAX]; /* a directory that cannot be read fails just below */
+	pinball_clean(basename, NULL, ignored);
 	if (getrandom(w->id, sizeof w->id, 0) != sizeof w->id) {
 		snprintf(err, PINBALL_ERR_MAX, "%s: getrandom failed: %s", basename,
 			 strerror(errno));
@@ -325,6 +328,20 @@ out:
 	return r;
 }
 
+/* Parts of an older pinball of the same name that this one does not have (an events part
+ * of a thread it has not) must not be taken for this one's. */
+static void remove_older_parts(struct pinball_writer *w, struct part_writer **parts, size_t n)
+{
+	const char **keep = calloc(n + 1, sizeof *keep);
+	if (!keep)
+		return;
+	for (size_t i = 0; i < n; i++)
+		keep[i] = parts[i]->name;
+	char err[PINBALL_ERR_MAX];
+	pinball_clean(w->base, keep, err);
+	free(keep);
+}
+
 int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *stop)
 {
 	if (usable(w) < 0)
@@ -356,9 +373,11 @@ int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *
 			goto out;
 	if (part_writer_commit(&meta) < 0)
 		goto out;
+	w->meta_bytes = meta.offset;
 	w->failed = false;
 	w->finished = true;
 	r = 0;
+	remove_older_parts(w, parts, n);
 out:
 	part_writer_discard(&meta);
 	free(parts);
@@ -392,4 +411,21 @@ void pinball_writer_free(struct pinball_writer *w)
 void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count)
 {
 	w->ignored_events = count;
+}
+
+const struct pinball_summary *pinball_writer_summary(const struct pinball_writer *w)
+{
+	return &w->sum;
+}
+
+uint64_t pinball_writer_file_bytes(const struct pinball_writer *w)
+{
+	const struct part_writer *fixed[] = {&w->threads, &w->memmap, &w->pages, &w->schedule,
+					     &w->end};
+	uint64_t sum = w->meta_bytes;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		sum += fixed[i]->offset;
+	for (size_t i = 0; i < w->nevents; i++)
+		sum += w->events[i]->pw.offset;
+	return sum;
 }

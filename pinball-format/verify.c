@@ -151,27 +151,3 @@ int pinball_verify(const char *basename, char err[PINBALL_ERR_MAX])
 	pinball_reader_close(r);
 	return ok;
 }
-
-const char *pinball_insn_name(enum pinball_insn_kind kind)
-{
-	static const char *const names[] = {"?",      "rdtsc", "rdtscp", "rdrand",
-					    "rdseed", "rdpid", "cpuid",	 "xgetbv"};
-	return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
-}
-
-const char *pinball_event_name(enum pinball_event_kind kind)
-{
-	switch (kind) {
-	case PINBALL_EV_SYSCALL:
-		return "syscall";
-	case PINBALL_EV_INSN:
-		return "insn";
-	case PINBALL_EV_SIGNAL:
-		return "signal";
-	case PINBALL_EV_THREAD_CREATE:
-		return "thread_create";
-	case PINBALL_EV_THREAD_EXIT:
-		return "thread_exit";
-	}
-	return "?";
-}

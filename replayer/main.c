@@ -15,6 +15,7 @@
 #include "jit.h"
 #include "jit_app.h"
 #include "pinball.h"
+#include "progress_line.h"
 #include "regions_in.h"
 #include "relog.h"
 #include "replay.h"
@@ -30,6 +31,7 @@ struct knobs {
 	bool log;		    /* -log: relog the -control regions */
 	const char *basename;	    /* -log:basename */
 	const char *regions;	    /* -log:regions:in */
+	bool quiet;
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	struct trace_knobs trace;   /* -trace, -o */
 	const char *pinball;
@@ -46,6 +48,7 @@ static const struct knob replayer_knobs[] = {
 	 "relogged region k goes to pinball B.k (default pinball/log)"),
     KNOB("-log:regions:in", KNOB_STRING, regions, "FILE",
 	 "relog the regions of a CSV file (lines <region>,<start icount>,<length>,...)"),
+    KNOB("-q", KNOB_BOOL, quiet, NULL, "quiet: no progress line on a terminal"),
 };
 
 static int parse(int argc, char **argv, struct knobs *k)
@@ -97,6 +100,18 @@ static int parse(int argc, char **argv, struct knobs *k)
 		return 2;
 	}
 	return knobs_finish(&parser) ? 2 : 0;
+}
+
+static uint64_t recorded_instructions;
+
+static void progress_text(char *buf, size_t cap, const struct progress_sample *s)
+{
+	char total[16];
+	double done = recorded_instructions
+			  ? 100.0 * (double)s->instructions / (double)recorded_instructions
+			  : 100.0;
+	snprintf(buf, cap, "replayer: %.0f%% of %s instructions (%.0f MIPS)", done,
+		 progress_count(recorded_instructions, total, sizeof total), s->mips);
 }
 
 /* The recorded addresses collide with the replayer's own mappings: run again with a new
@@ -174,11 +189,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
+	if (!k.quiet) { /* first: its guard sees the app's output before the replay echoes it */
+		for (size_t i = 0; i < in.nthreads; i++)
+			recorded_instructions += in.threads[i].end_icount;
+		progress_line_start(progress_text);
+	}
 	static struct replay_options options;
 	options.echo = k.echo;
 	options.observer = k.log ? &relog_observer : NULL;
 	if (!replay_start(&in, &options)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
+		return 2;
+	}
+
+	static const struct debug_hooks replay_hooks = {.status = replay_debug_status};
+	if (in.program[0])
+		jit_app_set_exe_path(in.program);
+	if (debugger_start(&k.shared.debug, "replayer", &replay_hooks, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
 

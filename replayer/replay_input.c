@@ -4,12 +4,14 @@
 
 #include <cpuid.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 enum { PAGE = 4096 };
 
@@ -118,6 +120,8 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 								    e->syscall.writes[i].len};
 		}
 		out->echo = e->syscall.echo;
+		out->output_checked = e->syscall.output_checked;
+		out->output_crc = e->syscall.output_crc;
 		out->output_len = e->syscall.output_len;
 		out->output = malloc(out->output_len + 1);
 		if (!out->output)
@@ -286,6 +290,32 @@ static int check_start(const struct replay_input *in, const struct replay_regs *
 	    r->rip);
 }
 
+/* argv[0] as an exec would have found it: a path (relative to the recorded cwd) or a name
+ * on the PATH; resolved to the file, as the runtime names the program's mappings. */
+static void find_program(const struct pinball_header *h, struct replay_input *in)
+{
+	if (!h->argc || !h->argv[0][0])
+		return;
+	const char *name = h->argv[0];
+	char candidate[PATH_MAX * 2];
+	if (strchr(name, '/')) {
+		snprintf(candidate, sizeof candidate, "%s%s%s", name[0] == '/' ? "" : h->cwd,
+			 name[0] == '/' ? "" : "/", name);
+		if (!realpath(candidate, in->program))
+			in->program[0] = '\0';
+		return;
+	}
+	const char *path = getenv("PATH");
+	for (const char *dir = path; dir && *dir;) {
+		size_t n = strcspn(dir, ":");
+		snprintf(candidate, sizeof candidate, "%.*s/%s", (int)n, dir, name);
+		if (access(candidate, X_OK) == 0 && realpath(candidate, in->program))
+			return;
+		dir += n + (dir[n] == ':');
+	}
+	in->program[0] = '\0';
+}
+
 int replay_input_load(const char *basename, struct replay_input *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof *in);
@@ -315,8 +345,12 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 		rc = replay_memory_claim_future(in, err, errlen);
 	if (!rc)
 		copy_signal_state(pinball_reader_header(r), in);
+	if (!rc)
+		find_program(pinball_reader_header(r), in);
 	const struct pinball_cause *stop = pinball_reader_region_stop(r);
 	in->ends_at_exit = stop && stop->kind && !strcmp(stop->kind, "exit");
+	if (stop && stop->kind && !strcmp(stop->kind, "signal") && stop->spec)
+		snprintf(in->death_signal, sizeof in->death_signal, "%s", stop->spec);
 	pinball_reader_close(r);
 	return rc;
 }

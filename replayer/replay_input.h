@@ -20,6 +20,8 @@ struct replay_event {
 	uint32_t echo;			  /* 1: reached stdout, 2: stderr, 0: neither */
 	uint8_t *output;		  /* bytes moved inside the kernel, owned */
 	size_t output_len;
+	bool output_checked;		  /* output_crc: the CRC-32C of what it wrote */
+	uint32_t output_crc;
 	struct {
 		int32_t signo;
 		uint8_t bytes[168]; /* siginfo (128), the action (32), the saved mask (8) */
@@ -64,11 +66,17 @@ struct replay_thread {
 };
 
 struct replay_input {
+	/* The recorded program's path, found as its argv[0] was (in the recorded working
+	 * directory, or on this PATH), for a debugger; empty when it cannot be found. */
+	char program[4096];
 	struct replay_thread *threads; /* those at start first, in P.threads order */
 	size_t nthreads;
 	struct pinball_slice *slices; /* the schedule */
 	size_t nslices;
 	bool ends_at_exit; /* the region ended with the process (its last event is the exit) */
+	/* The region ended with the app's death by this signal ("SIGSEGV"; "" when not): the
+	 * replay ends where the dying thread stood, before its faulting instruction. */
+	char death_signal[16];
 	uint64_t brk_start, brk_current, brk_mapped_end;
 	bool has_brk;
 	struct replay_range *ranges; /* what the replay holds, in no particular order */

@@ -19,5 +19,6 @@ bool rt_parse_hex_u64(const char *s, uint64_t *out);
 size_t rt_strlcpy(char *dst, const char *src, size_t cap);
 
 bool rt_starts_with(const char *s, const char *prefix);
+bool rt_ends_with(const char *s, const char *suffix);
 
 #endif

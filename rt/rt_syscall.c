@@ -8,6 +8,14 @@ long rt_futex_wait(int *word, int expected)
 	return rt_syscall4(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, expected, 0);
 }
 
+long rt_futex_wait_ms(int *word, int expected, unsigned ms)
+{
+	struct {
+		long sec, nsec;
+	} relative = {ms / 1000, (long)(ms % 1000) * 1000000};
+	return rt_syscall4(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, expected, (long)&relative);
+}
+
 long rt_futex_wake(int *word, int count)
 {
 	return rt_syscall3(SYS_futex, (long)word, FUTEX_WAKE_PRIVATE, count);

@@ -100,6 +100,8 @@ static inline long rt_mprotect(void *addr, size_t len, int prot)
 
 /* Futex on a private (process-local) word. */
 long rt_futex_wait(int *word, int expected);
+/* The same, giving up after ms milliseconds (-ETIMEDOUT). */
+long rt_futex_wait_ms(int *word, int expected, unsigned ms);
 long rt_futex_wake(int *word, int count);
 
 /* Writes all of buf, retrying short writes and EINTR. Returns len or -errno. */

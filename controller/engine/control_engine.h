@@ -26,6 +26,7 @@ struct control_event_info {
 	uint64_t icount;		   /* the triggering thread's instruction count there */
 	const struct control_alarm *alarm; /* NULL for the default start */
 	struct jit_thread *thread;
+	const char *origin; /* NULL: an alarm of -control; else who sent it ("gdb") */
 };
 
 /* A tool's reaction to an event. Runs on the triggering app thread, TLS-free. */
@@ -36,6 +37,12 @@ typedef void (*control_handler)(const struct control_event_info *ev, void *arg);
  * with a one-line reason in err. */
 int control_engine_start(const struct control_spec *spec, control_handler handler, void *arg,
 			 const char *log_path, char *err, size_t errlen);
+
+/* An event from outside the alarms (the debugger's `record on` and `record off`), on app
+ * thread t at pc, icount: logged (-controller_log) and handed to the tool like an alarm's.
+ * alarm gives its event and its text; origin names the sender. */
+void control_engine_external_event(struct jit_thread *t, const struct control_alarm *alarm,
+				   const char *origin, uint64_t pc, uint64_t icount);
 
 /* For tools that ignore an event (e.g. during a region transition): logs it as `ignored`. */
 void control_engine_log_ignored(const struct control_event_info *ev);

@@ -9,6 +9,7 @@
 #include "control_engine.h"
 #include "instrument.h"
 #include "rt_mutex.h"
+#include "rt_port_file.h"
 
 enum { ENGINE_MAX_THREADS = CONTROL_TID_MAX + 1, ENGINE_MAX_WATCHES = 64 };
 
@@ -67,10 +68,8 @@ struct engine {
 	/* An interactive event a client sent (CONTROL_EVENT_START / STOP + 1), until a thread
 	 * whose interactive alarm for it is armed takes it; 0 when none. Set under `lock`. */
 	int interactive_pending;
-	/* The interactive listener's port file (absolute), and the process that wrote it: the
-	 * one that removes it when it ends (a forked child must not); 0 when there is none. */
-	char port_file[PATH_MAX];
-	long port_owner;
+	/* The interactive listener's port file. */
+	struct rt_port_file port_file;
 	rt_mutex lock;
 };
 
@@ -124,7 +123,7 @@ void engine_log_event(const char *verb, const struct control_event_info *ev);
 void engine_remove_port_file(void);
 /* The JIT client's at_exit and app_dies hooks: the port file goes with the process. */
 void engine_process_ends(int status, void *arg);
-void engine_app_dies(struct jit_thread *t, int sig, void *arg);
+void engine_app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg);
 
 /* engine_external.c: timeout and interactive helper threads (created at start-up). */
 int engine_external_start(char *err, size_t errlen);

@@ -145,6 +145,23 @@ static void advance(struct engine_thread *et, struct alarm_ref *r, uint64_t icou
 	}
 }
 
+void control_engine_external_event(struct jit_thread *t, const struct control_alarm *alarm,
+				   const char *origin, uint64_t pc, uint64_t icount)
+{
+	struct control_event_info ev = {.event = alarm->event,
+					.tid = jit_thread_id(t),
+					.pc = pc,
+					.icount = icount,
+					.alarm = alarm,
+					.thread = t,
+					.origin = origin};
+	rt_mutex_lock(&engine.lock);
+	engine_log_event("fired", &ev);
+	if (engine.handler)
+		engine.handler(&ev, engine.handler_arg);
+	rt_mutex_unlock(&engine.lock);
+}
+
 void engine_fire(struct engine_thread *et, struct alarm_ref *r, uint64_t pc, uint64_t icount)
 {
 	const struct control_alarm *a = engine_alarm(r);

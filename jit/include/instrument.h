@@ -37,6 +37,11 @@ void jit_suppress_insn(struct jit_block *b, size_t i);
 
 /* Copies app memory without faulting: false when some byte is unreadable. */
 bool jit_read_app_memory(void *dst, uint64_t addr, size_t len);
+/* Writes app memory without faulting, as a store of the app would (a debugger): pages the
+ * runtime write-protects because code was translated from them lose their translations
+ * first. False when some byte is not writable by the app. From an app thread that holds
+ * the world stopped (or whose callout runs). */
+bool jit_write_app_memory(uint64_t addr, const void *src, size_t len);
 
 /* A client that withholds access to app pages (the logger's first-touch recording) makes
  * them accessible again on demand: the hook is asked about an address the app or the
@@ -63,6 +68,9 @@ void jit_enable_icount(void);
 /* Instructions the thread has executed: exact between blocks (at exits and thread exit);
  * inside a callout use jit_callout_icount. */
 uint64_t jit_thread_icount(const struct jit_thread *t);
+/* Every thread's count added up, exited threads included: for progress reports, from any
+ * thread (helpers too); only approximate while threads run. */
+uint64_t jit_total_icount(void);
 
 /* Per-thread 64-bit counters that inline code can bump: reserve before the app starts. */
 int jit_thread_slot_reserve(void); /* -1 when none is left */
@@ -163,7 +171,8 @@ void jit_insert_trace_condition(struct jit_block *b, size_t i, unsigned cc, uint
 #define JIT_GPR_R15 15
 
 /* The app's registers while the thread is in the runtime (callouts, syscall hooks, safe
- * points). */
+ * points), or, for another thread, while the caller holds the world stopped (the thread
+ * waits at a block boundary, in a syscall, or in a hook). */
 uint64_t jit_thread_gpr(const struct jit_thread *t, int reg);
 void jit_thread_set_gpr(struct jit_thread *t, int reg, uint64_t value);
 
@@ -205,6 +214,17 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr);
  * budget checks at the next one, so that it can stop at an exact instruction count (a
  * REP string instruction among them still runs all its iterations). */
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
+
+/* From a callout that asked for a safe point on its own thread (jit_request_safe_point,
+ * say through a client's event): the clients' safe_point hooks run now, at the callout's
+ * instruction with the count before it, instead of at the end of the block. */
+void jit_callout_safe_point(const struct jit_callout *c);
+
+/* From a callout: the rest of the block runs from a fresh translation that starts at the
+ * callout's instruction (without the callouts already run there), as after a change of
+ * instrumentation: its budget checks come first (a debugger stops after exactly one
+ * instruction from there with jit_callout_limit_block). */
+void jit_callout_restart_block(const struct jit_callout *c);
 
 /* From a callout whose thread never runs the rest of its block (it waits for ever, or the
  * process ends there): the thread's instruction count and the clients' (block_left) no
@@ -261,6 +281,18 @@ void jit_request_retranslation(void);
  * the client knows where its instrumentation changed. */
 void jit_request_retranslation_at(const uint64_t *pcs, size_t n);
 
+/* Where the thread that catches the app's deadly signal stands (jit_client.app_dies). */
+enum jit_death_place {
+	/* Before the instruction that faulted, which did not execute: the thread's registers
+	 * (jit_thread_get_regs, xsave) and instruction count are exactly those there. */
+	JIT_DEATH_AT_INSN,
+	/* Inside a syscall (jit_thread_in_syscall): its registers are the syscall's. */
+	JIT_DEATH_IN_SYSCALL,
+	/* Anywhere else (a signal from outside caught in the middle of a block): its state is
+	 * not known. */
+	JIT_DEATH_ELSEWHERE,
+};
+
 struct jit_client {
 	const char *name;
 	void *arg;
@@ -286,6 +318,10 @@ struct jit_client {
 	 * boundary (info: the kernel's siginfo; old_mask: the mask the frame saves). */
 	void (*signal_delivery)(struct jit_thread *t, int sig, const void *info,
 				const struct jit_sigaction *act, uint64_t old_mask, void *arg);
+	/* An asynchronous signal is about to reach t at a block boundary (its handler, or its
+	 * default action): returning false discards it (a debugger's user said so). t's
+	 * registers are those it has there; the hook may stop the world, as at a safe point. */
+	bool (*signal_filter)(struct jit_thread *t, int sig, const void *info, void *arg);
 	/* At the block boundary (or before the callout) after jit_request_safe_point. icount:
 	 * the instructions the thread has executed there (exact). */
 	void (*safe_point)(struct jit_thread *t, uint64_t icount, void *arg);
@@ -301,8 +337,9 @@ struct jit_client {
 	 * it first (a replayer reports a divergence; hooks registered earlier have run). On
 	 * the thread that caught it, possibly inside a signal handler with the runtime's locks
 	 * in any state: raw system calls only, for what must not outlive the process (a file
-	 * to remove) or what must be said about it. */
-	void (*app_dies)(struct jit_thread *t, int sig, void *arg);
+	 * to remove) or what must be said about it. `where` says what is known of t's state
+	 * (jit_death_place). */
+	void (*app_dies)(struct jit_thread *t, int sig, enum jit_death_place where, void *arg);
 	/* Whether a clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) may run now as it
 	 * does natively, in the parent's memory until it execs or exits. Such a child is no
 	 * thread of the process: no hook above runs on it (not even at_exit), it takes no
@@ -312,7 +349,17 @@ struct jit_client {
 	 * of the parent's memory instead (a fork the parent waits for): then what it writes
 	 * for the parent, such as posix_spawn's exec error, is lost. */
 	bool (*vfork_shares_memory)(void *arg);
+	/* The thread's execve (or execveat) is about to replace the process: the checks the
+	 * kernel makes first have passed (a call that fails them returns its error to the app
+	 * without this hook), so this is the last moment to finish what must not be lost with
+	 * the process image. Not on a vfork child (see above). */
+	void (*before_exec)(struct jit_thread *t, void *arg);
 };
+
+/* Knobs (NULL-terminated, in the client's static memory, read at each exec) that the
+ * driver re-executed by a followed execve gets after its own: what a process's next image
+ * must know of the current one. Not given to a vfork child's exec, which starts afresh. */
+void jit_set_exec_knobs(char *const *knobs);
 
 /* Ends the process with `status` as the app's exit_group would: the clients' at_exit
  * hooks and the statistics first. */
@@ -325,6 +372,10 @@ void jit_register_client(const struct jit_client *c);
 size_t jit_thread_count(void);
 struct jit_thread *jit_thread_at(size_t index);
 uint32_t jit_thread_id(const struct jit_thread *t);
+/* The kernel's id of the thread (its /proc/self/task entry). */
+int32_t jit_thread_os_tid(const struct jit_thread *t);
+/* Whether the thread has exited (its block stays for the reports). */
+bool jit_thread_exited(const struct jit_thread *t);
 /* Threads started and not exited (an exit of the last one ends the process). */
 size_t jit_thread_live_count(void);
 

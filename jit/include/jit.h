@@ -18,6 +18,14 @@ struct jit_run_options {
 	char *const *reexec_argv; /* driver path and knobs, NULL-terminated, to follow execve */
 };
 
+/* A descriptor of the runtime's own (the pinball writer's files, the controller's log)
+ * moved out of the app's way, into numbers its close, close_range, dup2 and dup3 cannot
+ * reach and that do not count against the limit it sees: returns the new number (fd is
+ * closed), or fd itself when there is no room. Any thread, before or while the app runs;
+ * TLS-free. Close it with jit_runtime_fd_close. */
+int jit_runtime_fd(int fd);
+int jit_runtime_fd_close(int fd); /* close's result */
+
 struct jit_regs;
 
 /* Starts a thread in the state `regs` (with the xsave image), in memory the caller has

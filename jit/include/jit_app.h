@@ -37,6 +37,11 @@ uint64_t jit_app_brk_reserve_size(void);
  * around them. 0, or -errno. */
 int jit_app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end);
 
+/* The program's absolute path (what /proc/self/exe shows the app). A replay, which does
+ * not load the program, sets it (driver's main thread, before the app starts). */
+const char *jit_app_exe_path(void);
+void jit_app_set_exe_path(const char *path);
+
 /* Performs an address-space syscall (mmap, munmap, mprotect, mremap, brk) for the app
  * exactly as the runtime does when the app makes it: the memory map, translated code and
  * the break follow. Returns the kernel's result (or -errno); -ENOSYS for another nr. */

@@ -27,15 +27,13 @@
 #include "program.h"
 #include "stress_stop.h"
 
-enum { MESSAGE_FD_FLOOR = 500 };
-
-/* The runtime's own copy of stderr, high enough to stay out of the app's way. */
+/* The runtime's own copy of stderr, out of the app's way. */
 static int private_stderr(void)
 {
-	int fd = fcntl(2, F_DUPFD_CLOEXEC, MESSAGE_FD_FLOOR);
+	int fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
 	if (fd < 0)
 		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	return fd;
+	return fd < 0 ? fd : jit_runtime_fd(fd);
 }
 
 static char *join_cmdline(char *const *argv, size_t *len)

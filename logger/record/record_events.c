@@ -106,6 +106,8 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 	r->u.event.ev.syscall.nwrites = kept;
 	r->u.event.ev.syscall.writes = w;
 	r->u.event.ev.syscall.echo = x->stream;
+	r->u.event.ev.syscall.output_checked =
+	    syscall_output_crc(nr, args, result, &r->u.event.ev.syscall.output_crc);
 	if (x->len) {
 		memcpy(bytes, x->bytes, x->len);
 		r->u.event.ev.syscall.output = bytes;

@@ -6,6 +6,7 @@
 
 #include "rt_alloc.h"
 #include "rt_mutex.h"
+#include "rt_string.h"
 #include "rt_syscall.h"
 
 enum { QUEUE_LIMIT = 64 << 20 };
@@ -16,7 +17,10 @@ static int queued_seq;	    /* futex: bumps when something is queued */
 static int drained_seq;	    /* futex: bumps when bytes are released */
 static size_t queued_bytes; /* atomic */
 static int done_seq;	    /* futex: bumps when a FINISH completed */
+static int abort_now;	    /* set by record_queue_abort_now */
+static int aborted;	    /* futex: the writer dropped the pinball */
 static char done_error[PINBALL_ERR_MAX];
+static char done_written[640];
 
 struct record *record_new(enum record_kind kind, size_t extra)
 {
@@ -57,7 +61,7 @@ struct record *record_pop_all(void)
 		struct record *list = head;
 		head = tail = NULL;
 		rt_mutex_unlock(&lock);
-		if (list)
+		if (list || record_queue_abort_requested())
 			return list;
 		rt_futex_wait(&queued_seq, seen);
 	}
@@ -71,13 +75,10 @@ void record_release(struct record *r)
 	rt_futex_wake(&drained_seq, 1 << 30);
 }
 
-void record_queue_report_done(const char *err)
+void record_queue_report_done(const char *err, const char *written)
 {
-	size_t n = strlen(err);
-	if (n >= sizeof done_error)
-		n = sizeof done_error - 1;
-	memcpy(done_error, err, n);
-	done_error[n] = '\0';
+	rt_strlcpy(done_error, err, sizeof done_error);
+	rt_strlcpy(done_written, written, sizeof done_written);
 	__atomic_add_fetch(&done_seq, 1, __ATOMIC_RELEASE);
 	rt_futex_wake(&done_seq, 1 << 30);
 }
@@ -89,6 +90,31 @@ const char *record_queue_wait_done(void)
 		rt_futex_wait(&done_seq, consumed);
 	consumed++;
 	return done_error;
+}
+
+const char *record_queue_written(void)
+{
+	return done_written;
+}
+
+void record_queue_abort_now(unsigned ms)
+{
+	__atomic_store_n(&abort_now, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&queued_seq, 1, __ATOMIC_RELEASE);
+	rt_futex_wake(&queued_seq, 1);
+	if (!__atomic_load_n(&aborted, __ATOMIC_ACQUIRE))
+		rt_futex_wait_ms(&aborted, 0, ms);
+}
+
+bool record_queue_abort_requested(void)
+{
+	return __atomic_load_n(&abort_now, __ATOMIC_ACQUIRE);
+}
+
+void record_queue_report_aborted(void)
+{
+	__atomic_store_n(&aborted, 1, __ATOMIC_RELEASE);
+	rt_futex_wake(&aborted, 1 << 30);
 }
 
 struct record *must_new(enum record_kind kind, size_t extra)

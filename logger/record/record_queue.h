@@ -7,6 +7,7 @@
 #ifndef LOGGER_RECORD_QUEUE_H
 #define LOGGER_RECORD_QUEUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,11 +64,22 @@ void record_push(struct record *r);
 struct record *must_new(enum record_kind kind, size_t extra);
 
 /* Writer side. */
-struct record *record_pop_all(void);   /* blocks until something is queued; FIFO list */
+/* Blocks until something is queued (FIFO list), or returns NULL when an abort is asked. */
+struct record *record_pop_all(void);
 void record_release(struct record *r); /* frees it and lets waiting producers go on */
 
-/* Completion of REC_FINISH: the writer reports, the producer waits. err is "" on success. */
-void record_queue_report_done(const char *err);
+/* Completion of REC_FINISH: the writer reports, the producer waits. err is "" on success;
+ * then `written` says what the pinball holds, for the user ("" after REC_ABORT). */
+void record_queue_report_done(const char *err, const char *written);
 const char *record_queue_wait_done(void);
+const char *record_queue_written(void); /* of the completion record_queue_wait_done saw */
+
+/* The process dies (of a signal) in a region: the writer drops the unfinished pinball at
+ * once, without any record (the dying thread may hold any lock). Waits at most ms. Raw
+ * system calls only: safe in a signal handler. */
+void record_queue_abort_now(unsigned ms);
+/* Writer side: whether to drop the pinball now, and saying it was. */
+bool record_queue_abort_requested(void);
+void record_queue_report_aborted(void);
 
 #endif

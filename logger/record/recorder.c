@@ -19,6 +19,7 @@
 #include "rt_string.h"
 #include "rt_syscall.h"
 #include "syscall_model.h"
+#include "written.h"
 
 struct recorder_state rec;
 
@@ -34,19 +35,19 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 	region_snapshot_begin(t, rec.path, &rec.cause, rec.fat);
 	if (!rec.fat)
 		first_touch_begin();
-	rec.ignored_events = 0;
 	rec.state = IN;
 	region_threads_begin(t, icount);
 }
 
 /* ---- region end ---- */
 
-/* World stopped (or the process exits): every thread's end state, then the pinball. */
-static void end_region(struct jit_thread *t, uint64_t icount)
+/* World stopped (or the process exits or execs): every thread's end state, then the
+ * pinball. t ends inside syscall nr when nr >= 0. */
+static void end_region(struct jit_thread *t, uint64_t icount, long nr)
 {
 	if (!rec.fat)
 		first_touch_end();
-	region_threads_end(t, icount);
+	region_threads_end(t, icount, nr);
 	struct record *r = must_new(REC_FINISH, 0);
 	r->u.finish.cause = rec.cause;
 	r->u.finish.ignored_events = rec.ignored_events;
@@ -54,6 +55,7 @@ static void end_region(struct jit_thread *t, uint64_t icount)
 	const char *err = record_queue_wait_done();
 	if (err[0])
 		jit_fatal("%s", err);
+	written_add(record_queue_written());
 	rec.state = OUT;
 	rec.region++;
 }
@@ -64,8 +66,10 @@ static void set_cause(const struct control_event_info *ev)
 {
 	rt_strlcpy(rec.cause_text, ev->alarm ? ev->alarm->text : "default-start",
 		   sizeof rec.cause_text);
-	rec.cause = (struct pinball_cause){
-	    .kind = "control", .spec = rec.cause_text, .tid = ev->tid, .icount = ev->icount};
+	rec.cause = (struct pinball_cause){.kind = ev->origin ? ev->origin : "control",
+					   .spec = rec.cause_text,
+					   .tid = ev->tid,
+					   .icount = ev->icount};
 }
 
 void recorder_event(const struct control_event_info *ev)
@@ -79,6 +83,8 @@ void recorder_event(const struct control_event_info *ev)
 		return;
 	}
 	set_cause(ev);
+	if (start) /* what arrives from now on, the transition's time included, is the region's */
+		rec.ignored_events = 0;
 	rec.state = start ? TO_IN : TO_OUT;
 	/* Step 1 of the transition: the triggering thread stops at the end of its block. */
 	transition_thread = ev->thread;
@@ -101,7 +107,7 @@ static void safe_point(struct jit_thread *t, uint64_t icount, void *arg)
 	if (rec.state == TO_IN)
 		begin_region(t, icount);
 	else
-		end_region(t, icount);
+		end_region(t, icount, -1);
 	jit_request_retranslation();
 }
 
@@ -128,7 +134,23 @@ static void exit_in_region(struct jit_thread *t, long nr, const long args[6])
 					   .spec = "exit_group",
 					   .tid = jit_thread_id(t),
 					   .icount = jit_thread_icount(t)};
-	end_region(t, jit_thread_icount(t));
+	end_region(t, jit_thread_icount(t), -1);
+}
+
+/* The process image ends in the region: the region ends inside the execve, which the
+ * replay does not make. */
+static void exec_in_region(struct jit_thread *t, long nr)
+{
+	rec.cause = (struct pinball_cause){.kind = "exec",
+					   .spec = nr == SYS_execve ? "execve" : "execveat",
+					   .tid = jit_thread_id(t),
+					   .icount = jit_thread_icount(t)};
+	end_region(t, jit_thread_icount(t), nr);
+}
+
+static bool is_exec(long nr)
+{
+	return nr == SYS_execve || nr == SYS_execveat;
 }
 
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
@@ -160,7 +182,9 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void 
 		thread_exit_in_region(t, args);
 		return false;
 	}
-	region_thread_syscall_enter(t);
+	/* An exec keeps the baton: should it replace the process, the region ends in it. */
+	if (!is_exec(nr))
+		region_thread_syscall_enter(t);
 	return false;
 }
 
@@ -200,6 +224,7 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 		if (recording() && !rec.fat)
 			first_touch_end();
 		rec.disabled = true;
+		rec.region = 0; /* its images after an exec are pinballs of another process */
 		return;
 	}
 	bool child = is_thread_clone(nr, args) && result > 0 && newest_thread;
@@ -278,6 +303,80 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 	newest_thread = t;
 }
 
+/* The next image of this process numbers its regions after this one's. */
+static char next_region_text[24];
+static char *exec_knobs[] = {"-log:first_region", next_region_text, NULL};
+
+static void before_exec(struct jit_thread *t, void *arg)
+{
+	(void)arg;
+	if (recording())
+		exec_in_region(t, (long)jit_thread_gpr(t, JIT_GPR_RAX));
+	rt_format(next_region_text, sizeof next_region_text, "%u", rec.region);
+	written_tell();
+}
+
+/* The app dies of a signal: the region cannot be finished (the thread may be anywhere,
+ * holding any lock), and what it wrote so far must not stay behind. */
+/* "SIGSEGV" for the pinball's stop cause. */
+static const char *signal_name(int sig)
+{
+	static const char *const names[] = {
+	    "0",	"SIGHUP",  "SIGINT",	"SIGQUIT", "SIGILL",  "SIGTRAP",   "SIGABRT",
+	    "SIGBUS",	"SIGFPE",  "SIGKILL",	"SIGUSR1", "SIGSEGV", "SIGUSR2",   "SIGPIPE",
+	    "SIGALRM",	"SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP",   "SIGTSTP",
+	    "SIGTTIN",	"SIGTTOU", "SIGURG",	"SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF",
+	    "SIGWINCH", "SIGIO",   "SIGPWR",	"SIGSYS"};
+	static char other[16];
+	if (sig > 0 && (size_t)sig < sizeof names / sizeof names[0])
+		return names[sig];
+	rt_format(other, sizeof other, "SIGRT%d", sig - 32);
+	return other;
+}
+
+/* Whether the region can end where the dying thread stands: before the instruction that
+ * faulted (it was running app code, so it holds the baton and every other thread waits),
+ * or inside a syscall when it is the only thread (no other can be running meanwhile). A
+ * signal from outside caught in the middle of a block leaves no known state. */
+static bool death_ends_region(const struct jit_thread *t, enum jit_death_place where)
+{
+	if (where == JIT_DEATH_AT_INSN)
+		return region_thread_holds_baton(t);
+	return where == JIT_DEATH_IN_SYSCALL && jit_thread_live_count() == 1;
+}
+
+/* The app dies of a signal in the region: the region ends there when it can, and its
+ * pinball is finished, with the signal as its stop (the replay ends before the faulting
+ * instruction, or inside the syscall); otherwise the unfinished pinball is dropped (the
+ * thread may hold any lock: the writer is asked without one). */
+static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg)
+{
+	(void)arg;
+	if (recording() && death_ends_region(t, where)) {
+		long nr = -1;
+		if (where == JIT_DEATH_IN_SYSCALL)
+			jit_thread_in_syscall(t, &nr);
+		rec.cause = (struct pinball_cause){.kind = "signal",
+						   .spec = signal_name(sig),
+						   .tid = jit_thread_id(t),
+						   .icount = jit_thread_icount(t)};
+		end_region(t, jit_thread_icount(t), nr);
+	} else if (recording()) {
+		record_queue_abort_now(2000);
+		jit_message("the app died of signal %d in region %u where its state is not known: "
+			    "pinball %s not written",
+			    sig, rec.region, rec.path);
+	}
+	written_tell();
+}
+
+static void at_exit(int status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	written_tell();
+}
+
 /* Out of a region the recorder does nothing a vfork child could disturb: it may run in our
  * memory (and posix_spawn report exec errors). In a region it runs in a copy, unrecorded. */
 static bool vfork_shares_memory(void *arg)
@@ -296,6 +395,9 @@ static const struct jit_client client = {
     .syscall_post = syscall_post,
     .safe_point = safe_point,
     .signal_delivery = signal_delivery,
+    .before_exec = before_exec,
+    .at_exit = at_exit,
+    .app_dies = app_dies,
 };
 
 /* A fatal error in a region: nothing that looks like a pinball may stay behind. */
@@ -310,10 +412,19 @@ static void abandon_region(void)
 	record_queue_wait_done();
 }
 
+void recorder_status(uint32_t *region, bool *in_region)
+{
+	*region = __atomic_load_n(&rec.region, __ATOMIC_RELAXED);
+	*in_region = recording();
+}
+
 void recorder_start(const struct recorder_options *o)
 {
 	jit_on_fatal(abandon_region);
 	rec.basename = o->basename;
+	rec.region = o->first_region;
+	written_init(o->quiet);
+	jit_set_exec_knobs(exec_knobs);
 	rec.fat = o->fat;
 	rec.slice = o->slice ? o->slice : RECORDER_DEFAULT_SLICE;
 	rec.region_observer = o->region_observer;

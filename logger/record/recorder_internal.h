@@ -54,12 +54,14 @@ void prepare_memory(long nr, const long args[6]);
 void region_threads_setup(void);
 void region_thread_new(struct jit_thread *t);
 /* The stopper, world stopped: the region begins or ends with every thread (at the
- * stopper's absolute instruction count). */
+ * stopper's absolute instruction count; at an end, inside syscall nr when nr >= 0). */
 void region_threads_begin(struct jit_thread *self, uint64_t icount);
-void region_threads_end(struct jit_thread *self, uint64_t icount);
+void region_threads_end(struct jit_thread *self, uint64_t icount, long nr);
 /* Whether t was made by a clone inside the current region (else it was there at its
  * start, perhaps made by a clone that the region's start caught in the kernel). */
 bool region_thread_born(const struct jit_thread *t);
+/* Whether t holds the baton of the current region (it may run app code). */
+bool region_thread_holds_baton(const struct jit_thread *t);
 /* The thread's region-relative instruction count. */
 uint64_t region_icount(const struct jit_thread *t);
 uint64_t region_callout_icount(const struct jit_callout *c);

@@ -114,6 +114,12 @@ void region_thread_new(struct jit_thread *t)
 	jit_thread_slot_set(t, budget_slot, 0);
 }
 
+bool region_thread_holds_baton(const struct jit_thread *t)
+{
+	struct rec_thread *st = in_region(t);
+	return st && st->holds;
+}
+
 bool region_thread_born(const struct jit_thread *t)
 {
 	struct rec_thread *st = in_region(t);
@@ -279,12 +285,13 @@ static void record_end_of_other(struct jit_thread *t, struct rec_thread *st)
 	}
 }
 
-void region_threads_end(struct jit_thread *self, uint64_t absolute)
+void region_threads_end(struct jit_thread *self, uint64_t absolute, long nr)
 {
 	struct rec_thread *me = state_of(self);
 	uint64_t icount = absolute - me->start_icount;
-	record_end(self, me, icount, &(struct state_note){0});
-	end_slice(self, me, icount, false);
+	record_end(self, me, icount, &(struct state_note){.in_syscall = nr >= 0, .nr = nr});
+	if (me->holds) /* not after a syscall's entry, which ended its slice */
+		end_slice(self, me, icount, false);
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		struct jit_thread *t = jit_thread_at(i);
 		struct rec_thread *st = in_region(t);

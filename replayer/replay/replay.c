@@ -44,6 +44,13 @@ long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t ic
 {
 	(void)t;
 	long result = e->result;
+	uint32_t crc;
+	if (e->output_checked &&
+	    (!syscall_output_crc(nr, a, e->result, &crc) || crc != e->output_crc))
+		diverged(th, icount,
+			 "%s: the app writes other bytes than the recording did (%ld "
+			 "bytes to fd %ld)",
+			 name_of(nr), e->result, a[0]);
 	char why[256];
 	const char *bad = syscall_replay_kind(nr, a) == SYSCALL_REPLAY_MEMORY_MAP
 			      ? inject_memory_change(rp.in, nr, a, e, &result, why, sizeof why)
@@ -178,8 +185,9 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 }
 
 /* The app dies of a signal the recording did not see it die of. */
-static void app_dies(struct jit_thread *t, int sig, void *arg)
+static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg)
 {
+	(void)where;
 	(void)arg;
 	struct jit_regs regs;
 	jit_thread_get_regs(t, &regs);
@@ -204,4 +212,15 @@ bool replay_start(const struct replay_input *in, const struct replay_options *o)
 		return false;
 	jit_register_client(&client);
 	return true;
+}
+
+void replay_debug_status(char *out, size_t size)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < rp.in->nthreads; i++)
+		total += rp.in->threads[i].end_icount;
+	rt_format(out, size,
+		  "replayer: replaying a region of %zu threads, %lu instructions; %zu threads "
+		  "have reached their end (the verdict comes with the last)",
+		  rp.in->nthreads, total, (size_t)rp.finished);
 }

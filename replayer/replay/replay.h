@@ -5,6 +5,7 @@
 #define REPLAYER_REPLAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "replay_input.h"
 
@@ -26,5 +27,8 @@ struct replay_options {
 /* Registers the client; `in` must stay alive. The thread jit_run_state starts plays the
  * input's first thread. False when out of memory or per-thread slots. */
 bool replay_start(const struct replay_input *in, const struct replay_options *o);
+
+/* `monitor status` under -appdebug (TLS-free): where the replay is. */
+void replay_debug_status(char *out, size_t size);
 
 #endif

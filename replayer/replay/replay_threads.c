@@ -52,8 +52,7 @@ void diverged(const struct rthread *th, uint64_t icount, const char *fmt, ...)
 	va_start(ap, fmt);
 	rt_vformat(what, sizeof what, fmt, ap);
 	va_end(ap);
-	rt_dprintf(jit_messages_fd(), "replay: DIVERGED at tid %u icount %lu: %s\n", th->rt->tid,
-		   icount, what);
+	jit_message_line("replay: DIVERGED at tid %u icount %lu: %s", th->rt->tid, icount, what);
 	rt_exit_group(1);
 	__builtin_unreachable();
 }
@@ -225,9 +224,10 @@ void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t ico
 		return;
 	if (rp.opt.observer)
 		rp.opt.observer->end(t, icount, rp.opt.observer->arg);
-	rt_dprintf(jit_messages_fd(),
-		   "replay: OK %lu instructions, %zu threads, %lu syscalls injected\n",
-		   recorded_instructions(), rp.in->nthreads, rp.syscalls);
+	jit_message_line("replay: OK %lu instructions, %zu threads, %lu syscalls injected%s%s%s",
+			 recorded_instructions(), rp.in->nthreads, rp.syscalls,
+			 rp.in->death_signal[0] ? "; then the app died of " : "",
+			 rp.in->death_signal, rp.in->death_signal[0] ? ", as recorded" : "");
 	jit_process_exit(0);
 }
 

@@ -23,11 +23,13 @@ expect() { # STATUS EXPECTED-LINE COMMAND...: that status and exactly that line
 	fi
 }
 refused() { expect 2 "$@"; } # EXPECTED-LINE COMMAND...
-works() { # EXPECTED-OUTPUT COMMAND...: exit 0 and exactly that output (stdout and stderr)
+works() { # EXPECTED-OUTPUT COMMAND...: exit 0 and exactly that output (stdout and stderr,
+	# the logger's lines naming the pinballs it wrote aside)
 	local want=$1 out status
 	shift
-	out=$(timeout 20 "$@" 2>&1)
+	timeout 20 "$@" >"$work/works.out" 2>&1
 	status=$?
+	out=$(grep -v '^logger: wrote ' "$work/works.out")
 	if [ $status -ne 0 ] || [ "$out" != "$want" ]; then
 		printf 'FAIL %s\n  status %s, got: %s\n  want: %s\n' "$*" "$status" "$out" "$want"
 		fail=1

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crc32c.h"
+#include "rt_crc32c.h"
 #include "fuzz_container.h"
 #include "part_format.h"
 #include "pinball.h"
@@ -38,13 +38,13 @@ static void fix_checksums(uint8_t *p, size_t size)
 {
 	if (size < PART_HEADER_SIZE)
 		return;
-	put_le32(p + 60, crc32c(0, p, 60));
+	put_le32(p + 60, rt_crc32c(0, p, 60));
 	for (size_t off = PART_HEADER_SIZE; size - off >= CHUNK_HEADER_SIZE;) {
 		uint32_t stored = get_le32(p + off);
 		if (stored > size - off - CHUNK_HEADER_SIZE)
 			return;
 		uint8_t *payload = p + off + CHUNK_HEADER_SIZE;
-		put_le32(p + off + 12, crc32c(crc32c(0, p + off, 12), payload, stored));
+		put_le32(p + off + 12, rt_crc32c(rt_crc32c(0, p + off, 12), payload, stored));
 		off += CHUNK_HEADER_SIZE + stored;
 	}
 }

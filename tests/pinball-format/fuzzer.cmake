@@ -19,13 +19,13 @@ else()
 endif()
 
 if(fuzz_reason STREQUAL "")
-  set(fuzz_sources ${PINBALL_FORMAT_SOURCES})
+  set(fuzz_sources ${PINBALL_FORMAT_SOURCES} ${CMAKE_SOURCE_DIR}/rt/rt_crc32c.c)
   list(FILTER fuzz_sources EXCLUDE REGEX "/feed\\.c$") # the reader needs no feed
   set(fuzz_out ${CMAKE_CURRENT_BINARY_DIR}/pinball_fuzz_reader)
   add_custom_command(
     OUTPUT ${fuzz_out}
     COMMAND ${FUZZ_CLANG} ${fuzz_flags} -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror
-            -I${CMAKE_SOURCE_DIR}/pinball-format -I${PINBALL_GEN_DIR}
+            -I${CMAKE_SOURCE_DIR}/pinball-format -I${CMAKE_SOURCE_DIR}/rt -I${PINBALL_GEN_DIR}
             ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_reader.c ${fuzz_sources}
             -llz4 -lprotobuf-c -o ${fuzz_out}
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_reader.c ${fuzz_sources} pinball_format

@@ -123,7 +123,8 @@ START_TEST(killed_writer_leaves_no_complete_looking_pinball)
 	ck_assert_int_eq(synth_count_files(test_dir, NULL), synth_count_files(test_dir, ".tmp-"));
 	char err[PINBALL_ERR_MAX];
 	ck_assert_int_ne(pinball_verify(test_base, err), 0);
-	ck_assert_msg(strstr(err, "run.0.meta: cannot open"), "%s", err);
+	ck_assert_msg(strstr(err, "run.0: unfinished pinball (0 parts, 5 temporary files, no "),
+		      "%s", err);
 }
 END_TEST
 

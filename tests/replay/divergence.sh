@@ -14,3 +14,15 @@ status=$?
 echo "$out"
 [ $status -eq 1 ] || { echo "expected exit 1, got $status"; exit 1; }
 grep -Eq '^replay: DIVERGED at tid 0 icount [0-9]+: .+' <<<"$out" || { echo "no DIVERGED verdict"; exit 1; }
+
+# The same control flow with other bytes written: cat copies a line the kernel gave it; the
+# replay gets the line altered, and the verdict must see that the app wrote something else.
+printf 'the recorded line\n' >"$work/line.txt"
+"$logger" -q -log:basename "$work/pb/cat" -- cat "$work/line.txt" >/dev/null || exit 1
+"$tamper" "$work/pb/cat.0" "$work/pb/cat_bad.0" "the recorded" || exit 1
+out=$("$replayer" -replay:echo 0 "$work/pb/cat_bad.0" 2>&1)
+status=$?
+echo "$out"
+[ $status -eq 1 ] || { echo "other bytes written: expected exit 1, got $status"; exit 1; }
+grep -Eq '^replay: DIVERGED at tid 0 icount [0-9]+: write: the app writes other bytes than the recording did \(18 bytes to fd 1\)$' <<<"$out" ||
+	{ echo "no DIVERGED verdict for other bytes written"; exit 1; }

@@ -33,7 +33,7 @@ grep -q '^replay: OK ' rep.err || { echo "replay (files): $(cat rep.err)"; fail=
 
 # both streams into one pipe
 "$app" . 2>&1 | cat >native.pipe
-"$logger" -log:basename pb/p -- "$app" . 2>&1 | cat >rec.pipe
+"$logger" -q -log:basename pb/p -- "$app" . 2>&1 | cat >rec.pipe
 "$replayer" pb/p.0 2>&1 | grep -v '^replay: ' | cat >rep.pipe
 if ! cmp -s native.pipe rec.pipe || ! cmp -s rec.pipe rep.pipe; then
 	echo "through a pipe, native, recording and replay differ:"

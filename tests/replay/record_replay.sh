@@ -4,7 +4,9 @@
 # Records the program into a pinball, replays it, and passes when the recorded run's
 # stdout and exit status are the native run's (with --any-output, only the exit status: a
 # program whose output varies from run to run, such as a race), the replay says OK, and
-# what it echoed on stdout is byte-identical to what the recorded run printed. With
+# what it echoed on stdout is byte-identical to what the recorded run printed. A program
+# that execs another (a #! wrapper such as gunzip) leaves a pinball per image, run.0,
+# run.1, ...: each replays OK, and their echoes, in order, are the recorded stdout. With
 # --runs N all of it N times (a multithreaded program takes another schedule each time).
 set -uo pipefail
 logger=$1 replayer=$2
@@ -39,14 +41,19 @@ if [ ! -f "$work/pb/run.0.meta" ]; then
 	head -20 "$work/rec.err"
 	exit 1
 fi
-(cd "$work" && "$replayer" "$work/pb/run.0" >"$work/rep.out" 2>"$work/rep.err")
-rstatus=$?
-verdict=$(grep '^replay: ' "$work/rep.err")
-if [ $rstatus -ne 0 ] || ! grep -q '^replay: OK ' <<<"$verdict"; then
-	echo "replay failed (exit $rstatus): $verdict"
-	head -20 "$work/rep.err"
-	exit 1
-fi
+: >"$work/rep.out"
+image=0
+while [ -f "$work/pb/run.$image.meta" ]; do
+	(cd "$work" && "$replayer" "$work/pb/run.$image" >>"$work/rep.out" 2>"$work/rep.err")
+	rstatus=$?
+	verdict=$(grep '^replay: ' "$work/rep.err")
+	if [ $rstatus -ne 0 ] || ! grep -q '^replay: OK ' <<<"$verdict"; then
+		echo "replay of run.$image failed (exit $rstatus): $verdict"
+		head -20 "$work/rep.err"
+		exit 1
+	fi
+	image=$((image + 1))
+done
 if ! cmp -s "$work/rec.out" "$work/rep.out"; then
 	echo "the replay's stdout differs from the recording's:"
 	diff <(head -c 3000 "$work/rec.out") <(head -c 3000 "$work/rep.out") | head -20

@@ -1,7 +1,8 @@
-/* tamper IN OUT: copies pinball IN to OUT through the format library, flipping the first
- * byte of the data IN's first read(2) returned (for a dynamic program: the ELF header of a
- * library, which the dynamic linker checks). Used to prove that the replayer notices when
- * what it injects does not lead where it led in the recording. */
+/* tamper IN OUT [PREFIX]: copies pinball IN to OUT through the format library, flipping the
+ * first byte of the data IN's first read(2) returned (for a dynamic program: the ELF header
+ * of a library, which the dynamic linker checks), or the first read whose data start with
+ * PREFIX. Used to prove that the replayer notices when what it injects does not lead where
+ * it led in the recording. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,9 @@ static int die(const char *what)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
-		return die("usage: tamper IN OUT");
+	if (argc != 3 && argc != 4)
+		return die("usage: tamper IN OUT [PREFIX]");
+	const char *prefix = argc == 4 ? argv[3] : "";
 	char err[PINBALL_ERR_MAX];
 	struct pinball_reader *r = pinball_reader_open(argv[1], err);
 	if (!r)
@@ -65,7 +67,8 @@ int main(int argc, char **argv)
 			uint8_t *copy = NULL;
 			struct pinball_mem_write first;
 			if (!tampered && ev.kind == PINBALL_EV_SYSCALL && ev.syscall.nr == 0 &&
-			    ev.syscall.nwrites) {
+			    ev.syscall.nwrites && ev.syscall.writes[0].len >= strlen(prefix) &&
+			    !memcmp(ev.syscall.writes[0].data, prefix, strlen(prefix))) {
 				first = ev.syscall.writes[0];
 				copy = malloc(first.len);
 				memcpy(copy, first.data, first.len);

@@ -8,19 +8,6 @@
 
 #include "pinball_cli.h"
 
-static const char *human(uint64_t bytes, char *buf, size_t cap)
-{
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	double v = (double)bytes;
-	size_t u = 0;
-	while (v >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", v, units[u]);
-	return buf;
-}
-
 static void print_cause(const char *label, const struct pinball_cause *c)
 {
 	printf("  %-13s %s%s%s", label, *c->kind ? c->kind : "-", *c->spec ? " " : "", c->spec);
@@ -148,8 +135,8 @@ int cmd_info(struct pinball_reader *r, const char *basename)
 	printf("  %-13s %" PRIu64 " (%s), %" PRIu64 " with data, %" PRIu64 " all-zero; %" PRIu64
 	       " map entries\n",
 	       "pages", s->data_pages + s->zero_pages,
-	       human((s->data_pages + s->zero_pages) * h->page_size, a, sizeof a), s->data_pages,
-	       s->zero_pages, s->map_entries);
+	       pinball_human_size((s->data_pages + s->zero_pages) * h->page_size, a, sizeof a),
+	       s->data_pages, s->zero_pages, s->map_entries);
 	uint64_t raw = 0, stored = 0, file = 0;
 	for (size_t i = 0; i < pinball_reader_part_count(r); i++) {
 		const struct pinball_part_info *p = pinball_reader_part(r, i);
@@ -158,13 +145,15 @@ int cmd_info(struct pinball_reader *r, const char *basename)
 		file += p->file_bytes;
 	}
 	printf("  %-13s raw %s, compressed %s, ratio %.2f; files %s\n", "size",
-	       human(raw, a, sizeof a), human(stored, b, sizeof b),
-	       stored ? (double)raw / (double)stored : 1.0, human(file, when, sizeof when));
+	       pinball_human_size(raw, a, sizeof a), pinball_human_size(stored, b, sizeof b),
+	       stored ? (double)raw / (double)stored : 1.0,
+	       pinball_human_size(file, when, sizeof when));
 	printf("  %-18s %10s %12s %12s %7s\n", "part", "records", "raw", "compressed", "ratio");
 	for (size_t i = 0; i < pinball_reader_part_count(r); i++) {
 		const struct pinball_part_info *p = pinball_reader_part(r, i);
 		printf("  %-18s %10" PRIu64 " %12s %12s %7.2f\n", p->name, p->records,
-		       human(p->raw_bytes, a, sizeof a), human(p->stored_bytes, b, sizeof b),
+		       pinball_human_size(p->raw_bytes, a, sizeof a),
+		       pinball_human_size(p->stored_bytes, b, sizeof b),
 		       p->stored_bytes ? (double)p->raw_bytes / (double)p->stored_bytes : 1.0);
 	}
 	return status;

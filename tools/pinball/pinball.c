@@ -1,5 +1,6 @@
 /* pinball: look into a pinball. `pinball info P`, `pinball dump P [--part NAME]`,
- * `pinball verify P`. Errors are one line, "pinball: error: ...", and a non-zero exit. */
+ * `pinball verify P`, `pinball clean P`. Errors are one line, "pinball: error: ...", and a non-zero
+ * exit. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,12 +8,14 @@
 #include "pinball_cli.h"
 
 static const char usage[] =
-    "usage: pinball info P | pinball dump P [--part NAME] | pinball verify P\n"
+    "usage: pinball info P | pinball dump P [--part NAME] | pinball verify P | pinball clean P\n"
     "  P is a pinball's name: the files P.meta, P.pages, ... (docs/pinball-format.md)\n"
     "  info    what is in it: region, threads, instructions, events, pages, sizes\n"
     "  dump    every record, one a line, each line starting with its part's name\n"
     "          (--part meta|threads|memmap|pages|events.TID|schedule|end)\n"
-    "  verify  read and check everything: exit 0 and OK, or exit 1 and what is wrong\n";
+    "  verify  read and check everything: exit 0 and OK, or exit 1 and what is wrong\n"
+    "  clean   remove what killed loggers left under the name P (temporary files, parts\n"
+    "          without P.meta, parts an older pinball P had); a finished P stays\n";
 
 static int error(const char *msg)
 {
@@ -34,6 +37,8 @@ int main(int argc, char **argv)
 	else if (argc != 3)
 		return error("too many arguments (try --help)");
 	char err[PINBALL_ERR_MAX];
+	if (!strcmp(cmd, "clean"))
+		return cmd_clean(base);
 	if (!strcmp(cmd, "verify")) {
 		if (pinball_verify(base, err) < 0) {
 			fprintf(stderr, "pinball: error: %s\n", err);

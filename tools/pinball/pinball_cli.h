@@ -7,5 +7,6 @@
 int cmd_info(struct pinball_reader *r, const char *basename);
 /* part NULL: every part. */
 int cmd_dump(struct pinball_reader *r, const char *part);
+int cmd_clean(const char *basename);
 
 #endif

@@ -1,5 +1,5 @@
 /* CRC-32C with the SSE4.2 crc32 instruction when the CPU has it, bit by bit otherwise. */
-#include "crc32c.h"
+#include "rt_crc32c.h"
 
 #include <cpuid.h>
 #include <string.h>
@@ -43,7 +43,7 @@ static int have_sse42(void)
 	return v == 2;
 }
 
-uint32_t crc32c(uint32_t crc, const void *data, size_t len)
+uint32_t rt_crc32c(uint32_t crc, const void *data, size_t len)
 {
 	crc = ~crc;
 	crc = have_sse42() ? crc32c_hw(crc, data, len) : crc32c_soft(crc, data, len);

@@ -1,0 +1,60 @@
+/* The gdb tests' program: a call chain with locals, a global that changes at known writes,
+ * a code checksum (a breakpoint must never show in app memory), an exit status; with a
+ * second argument "signals", it sends itself SIGUSR1 twice and says how many reached its
+ * handler. Built without optimisation so that every local lives on the stack where gdb
+ * looks for it. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int counter; /* the watched global: written once per step of accumulate */
+
+int square(int x)
+{
+	int result = x * x;
+	return result;
+}
+
+int accumulate(int n)
+{
+	int total = 0;
+	for (int i = 1; i <= n; i++) {
+		total += square(i);
+		counter = total;
+	}
+	return total;
+}
+
+/* A sum of main's first bytes, as the app sees them. */
+static unsigned checksum(void)
+{
+	const unsigned char *p = (const unsigned char *)accumulate;
+	unsigned sum = 0;
+	for (int i = 0; i < 64; i++)
+		sum = sum * 31 + p[i];
+	return sum;
+}
+
+static volatile sig_atomic_t usr1_handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_handled++;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 4;
+	if (argc > 2 && !strcmp(argv[2], "signals")) {
+		signal(SIGUSR1, on_usr1);
+		raise(SIGUSR1);
+		raise(SIGUSR1);
+		printf("usr1 handled %d\n", (int)usr1_handled);
+	}
+	unsigned before = checksum();
+	int total = accumulate(n);
+	printf("total %d code %s\n", total, checksum() == before ? "unchanged" : "CHANGED");
+	return total % 7;
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# Usage: gdb_cases.sh BIN APPS SCRIPTS CASE
+# Unmodified gdb against pintrace's stub, scripted (gdb -batch -x) through scripts/gdb_record
+# and scripts/gdb_replay. BIN holds logger, replayer and pinball; APPS the test programs
+# gdb_target (a call chain, a watched global, exit status 30 % 7 = 2; SIGUSR1 twice with
+# "signals"), gdb_threads (a "worker" thread; exit status 6) and ticker (LINES MS).
+set -uo pipefail
+bin=$1 apps=$2 scripts=$3 case=$4
+command -v gdb >/dev/null || { echo "SKIP: no gdb"; exit 77; }
+export PINTRACE_LOGGER=$bin/logger PINTRACE_REPLAYER=$bin/replayer
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+target=$apps/gdb_target
+fail() {
+	echo "FAIL $case: $*"
+	[ -f out ] && sed 's/^/  out: /' out
+	exit 1
+}
+ok() { echo "ok   $case: $*"; }
+has() { grep -qE -- "$1" out || fail "expected /$1/"; }
+# session TOOL EXPECTED-STATUS GDB-COMMANDS ARGS...: scripts/gdb_TOOL -x on the commands
+session() {
+	local tool=$1 want=$2
+	printf 'set confirm off\n%s\n' "$3" >cmds.gdb
+	shift 3
+	timeout 120 "$scripts/gdb_$tool" -x cmds.gdb "$@" >out 2>&1
+	local status=$?
+	[ $status -eq "$want" ] || fail "gdb_$tool exit status $status, expected $want"
+}
+# The value gdb printed for `echo NAME=` / `print` pairs: value NAME
+value() { sed -n "s/^$1=\\\$[0-9]* = //p" out | head -n 1; }
+
+case $case in
+logger_session) # break, a local, the backtrace, steps, a watchpoint, exit status
+	session record 2 'break square
+continue
+print x
+bt
+next
+next
+print result
+finish
+delete
+watch counter
+continue
+continue
+delete
+continue' -o pb/s "$target" 4
+	has 'Breakpoint 1, square \(x=1\)'
+	has '^\$1 = 1$'
+	has '^#1 .* in accumulate \(n=4\)'
+	has '^#2 .* in main '
+	has '^\$2 = 1$' # result after two steps
+	has 'Value returned is \$3 = 1'
+	has 'Old value = 0'
+	has 'New value = 1'
+	has 'Old value = 1'
+	has 'New value = 5'
+	has 'exited with code 02'
+	has 'total 30 code unchanged' # the breakpoints never showed in app memory
+	[ ! -e pb/s.0 ] || fail "a region was recorded without 'pin record on'"
+	ok "breakpoint, locals, backtrace, steps, watchpoint, exit status 2, code unchanged"
+	;;
+threads) # thread list, names, a breakpoint in the second thread, detach
+	session record 6 'break worker_step
+continue
+info threads
+print i
+detach' -o pb/t "$apps/gdb_threads"
+	has 'Thread 2 "worker" hit Breakpoint 1, worker_step \(i=1\)'
+	has '^  1    Thread 1 "gdb_threads" '
+	has '^\* 2    Thread 2 "worker" +worker_step'
+	has 'detached'
+	has 'worker total 6'
+	ok "two threads listed with their names, breakpoint hit in thread 2, detach"
+	;;
+record_replay) # pin record on/off at two breakpoints: the pinball holds exactly that stretch
+	session record 2 'break accumulate
+continue
+pin icount
+pin record on
+delete
+break square if x == 3
+continue
+pin icount
+pin record off
+delete
+continue' -o pb/r "$target" 4
+	has 'Started recording region number 0'
+	has 'Stopped recording region number 0'
+	counts=($(sed -n 's/^thread 1: \([0-9]*\) instructions$/\1/p' out))
+	[ ${#counts[@]} -eq 2 ] || fail "expected two icounts, got '${counts[*]}'"
+	between=$((counts[1] - counts[0]))
+	info=$("$bin/pinball" info pb/r.0) || fail "pinball info: $info"
+	recorded=$(sed -n 's/^  instructions *\([0-9]*\) .*/\1/p' <<<"$info")
+	[ "$recorded" = "$between" ] || fail "pinball holds $recorded instructions, gdb counted $between"
+	grep -q 'region start  gdb gdb:record on' <<<"$info" || fail "region start: $info"
+	replay=$("$bin/replayer" pb/r.0 2>&1) || fail "replay: $replay"
+	grep -q "replay: OK $between instructions" <<<"$replay" || fail "replay: $replay"
+	# gdb_replay finds the program from the pinball: symbols and the backtrace
+	session replay 0 'bt' pb/r.0
+	has '^#0  accumulate \(n=4\) at '
+	has '^#1  .* in main '
+	ok "region of $between instructions between the breakpoints; $replay"
+	;;
+replay_session) # the same stop in the recording and in its replay shows the same state
+	show='echo rsp=
+print/x $rsp
+echo x=
+print x
+echo counter=
+print counter
+up
+echo caller_total=
+print total
+down'
+	session record 2 "break accumulate
+continue
+pin record on
+delete
+break square if x == 3
+continue
+$show
+delete
+continue" -o pb/p "$target" 4
+	for name in rsp x counter caller_total; do
+		eval "rec_$name=\$(value $name)"
+	done
+	[ -n "$rec_rsp" ] && [ "$rec_x" = 3 ] && [ "$rec_counter" = 5 ] && [ "$rec_caller_total" = 5 ] ||
+		fail "recording: rsp=$rec_rsp x=$rec_x counter=$rec_counter total=$rec_caller_total"
+	session replay 0 "pin icount
+break square if x == 3
+continue
+$show
+delete
+watch counter
+continue
+delete
+continue" pb/p.0 "$target"
+	for name in rsp x counter caller_total; do
+		eval "rep=\$(value $name) rec=\$rec_$name"
+		[ "$rep" = "$rec" ] || fail "$name: replay $rep, recording $rec"
+	done
+	has '^thread 1: 0 instructions$'
+	has 'Old value = 5'
+	has 'New value = 14'
+	has 'replay: OK'
+	ok "rsp $rec_rsp, x $rec_x, counter $rec_counter, total $rec_caller_total in both; a watchpoint; verdict OK"
+	;;
+signals) # the app's signals stop it; gdb passes the first (continue) and not the second
+	session record 2 'continue
+continue
+signal 0' -o pb/g "$target" 4 signals
+	[ "$(grep -c 'Program received signal SIGUSR1' out)" -eq 2 ] || fail "expected two SIGUSR1 stops"
+	has 'usr1 handled 1'
+	ok "two SIGUSR1 stops, one passed to the handler, one suppressed"
+	;;
+interrupt) # Ctrl-C (gdb's SIGINT, as from a terminal) stops the running app; detach lets it go
+	session record 0 'shell (sleep 0.5; kill -INT $PPID) &
+continue
+pin icount
+info threads
+detach' -o pb/i "$apps/ticker" 60 50
+	has 'Program received signal SIGINT, Interrupt.'
+	has '^thread 1: [0-9]+ instructions$'
+	has '^\* 1    Thread 1 "ticker"'
+	has 'ticker done'
+	ok "interrupted, inspected, detached; the app finished"
+	;;
+busy_port) # a port in use: one line naming it, exit status 2, nothing left behind
+	"$bin/logger" -appdebug -appdebug_file first -log 0 -- "$target" >first.out 2>&1 &
+	first=$!
+	for _ in $(seq 200); do [ -s "first.$first" ] && break; sleep 0.02; done
+	port=$(cat "first.$first") || fail "no port file from the first logger"
+	"$bin/logger" -appdebug -appdebug_port "$port" -log 0 -- "$target" >out 2>&1
+	status=$?
+	kill -9 $first
+	[ $status -eq 2 ] || fail "exit status $status, expected 2"
+	[ "$(wc -l <out)" -eq 1 ] || fail "expected one line"
+	has "^logger: error: gdb stub: cannot listen on 127.0.0.1:$port: Address already in use$"
+	ok "$(cat out)"
+	;;
+gdb_dies) # gdb killed in a region: the app goes on; the region ends at its exit, complete
+	session record 2 'break accumulate
+continue
+pin record on
+delete
+break square if x == 2
+continue
+python import os, signal; os.kill(os.getpid(), signal.SIGKILL)' -o pb/d "$target" 4
+	has 'Started recording region number 0'
+	has 'total 30 code unchanged'
+	ls pb | grep -qv '^d\.0\.' && fail "leftovers: $(ls pb)"
+	replay=$("$bin/replayer" -replay:echo 0 pb/d.0 2>&1) || fail "replay: $replay"
+	grep -q '^replay: OK' <<<"$replay" || fail "replay: $replay"
+	ok "the app finished (status 2), its region is a whole pinball: $replay"
+	;;
+kill_in_region) # gdb's kill in a region: the process ends and no pinball stays, not even half
+	session record 137 'break accumulate
+continue
+pin record on
+next
+kill' -o pb/k "$target" 4
+	has 'Started recording region number 0'
+	has 'the debugger killed the program'
+	[ -z "$(ls -A pb 2>/dev/null)" ] || fail "left behind: $(ls pb)"
+	ok "killed (status 137), nothing left in pb/"
+	;;
+replay_gdb_dies) # gdb killed during a replay: the replay goes on to its verdict
+	session record 2 'break accumulate
+continue
+pin record on
+delete
+continue' -o pb/q "$target" 4
+	session replay 0 'break square
+continue
+python import os, signal; os.kill(os.getpid(), signal.SIGKILL)' pb/q.0 "$target"
+	has 'replay: OK'
+	ok "$(grep 'replay: OK' out)"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
