@@ -28,9 +28,9 @@ enum { MAX_LAYOUT_TRIES = 8 };
 
 struct knobs {
 	bool echo;
-	bool log;		    /* -log: relog the -control regions */
-	const char *basename;	    /* -log:basename */
-	const char *regions;	    /* -log:regions:in */
+	bool log;	      /* -log: relog the -control regions */
+	const char *basename; /* -log:basename */
+	const char *regions;  /* -log:regions:in */
 	bool quiet;
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	struct trace_knobs trace;   /* -trace, -o */
