@@ -31,5 +31,9 @@ cmp -s logger.bb replay.bb || bad "the logger's and the replayer's vectors diffe
 "$logger" -log 0 -bbv -obbv mt.bb -bbv:interval 10000 -- "$threads" >/dev/null 2>&1 ||
 	bad "-bbv on a multithreaded program"
 [ -s mt.bb ] && [ -s mt.bb.tid1 ] || bad "no per-thread files: $(ls)"
+out=$("$replayer" -bbv -bbv:interval 0 pb/ph.0 2>&1)
+status=$?
+[ $status -eq 2 ] && [ "$out" = "replayer: error: -bbv:interval must be at least 1" ] ||
+	bad "-bbv:interval 0: exit $status: $out"
 [ $fail = 0 ] && echo "ok: $total instructions in $lines intervals; phases apart; logger = replayer; per-thread files"
 exit $fail

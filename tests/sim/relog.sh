@@ -6,7 +6,8 @@
 #    its ChampSim trace is the original's records from the region's first instruction on;
 #  - a region of the relogged pinball relogs again (a relogged relogged pinball replays);
 #  - a region left open runs to the end of the pinball and replays;
-#  - a multithreaded pinball is refused with one line, exit 2.
+#  - a multithreaded pinball, a bad -log:regions:in file and -log:regions:in without -log
+#    are refused with one line, exit 2.
 set -uo pipefail
 logger=$1 replayer=$2 app=$3 threads=$4
 work=$(mktemp -d)
@@ -54,5 +55,20 @@ status=$?
 if [ $status -ne 2 ] || ! grep -q "^replayer: error: -log: relogging a multithreaded pinball" <<<"$out"; then
 	bad "a multithreaded pinball: exit $status: $out"
 fi
+refused() { # REGEX ARGS...: one line matching, exit 2
+	local regex=$1 out status
+	shift
+	out=$("$replayer" -replay:echo 0 "$@" 2>&1)
+	status=$?
+	if [ $status -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -Eq -- "$regex" <<<"$out"; then
+		bad "refusing $*: exit $status: $out"
+	fi
+}
+printf 'region,start,length\n0,100,x\n' >bad.csv
+refused "^replayer: error: -log:regions:in: bad.csv line 2: expected <region>,<start>,<length>" \
+	-log -log:basename rl5/x -log:regions:in bad.csv pb/whole.0
+refused "^replayer: error: -log:regions:in needs -log" -log:regions:in bad.csv pb/whole.0
+refused "^replayer: error: -log:regions:in: cannot read 'none.csv'" -log -log:regions:in none.csv \
+	pb/whole.0
 [ $fail = 0 ] && echo "ok: $want instructions relogged from icount $start, relogged again, to the end; MT refused"
 exit $fail
