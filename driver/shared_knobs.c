@@ -17,6 +17,16 @@ static const struct knob shared_knobs[] = {
 	   "distinct cache lines and pages touched by loads, stores and code"),
     SHARED("-ofootprint", KNOB_STRING, analysis.ofootprint, "FILE",
 	   "write the -footprint report to FILE"),
+    SHARED("-debugtrace", KNOB_BOOL, analysis.debugtrace, NULL,
+	   "a line per instruction run: thread, icount, pc, disassembly, memory and registers"),
+    SHARED("-odebugtrace", KNOB_STRING, analysis.odebugtrace, "FILE",
+	   "write -debugtrace to FILE (default debugtrace.out; .gz, .xz: compressed)"),
+    SHARED("-bbv", KNOB_BOOL, analysis.bbv, NULL,
+	   "basic-block vectors per interval, in SimPoint's .bb format"),
+    SHARED("-obbv", KNOB_STRING, analysis.obbv, "FILE",
+	   "write -bbv to FILE (default bbv.bb; thread N>0: FILE.tidN)"),
+    {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
+     "instructions per -bbv interval (default 10000000)", 1000000000000ull},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
     SHARED("-appdebug", KNOB_BOOL, debug.on, NULL,
 	   "debug the app with gdb: a stub on 127.0.0.1 waits for gdb before the first "
@@ -34,6 +44,7 @@ static const struct knob shared_knobs[] = {
 bool shared_knobs_init(struct shared_knobs *k)
 {
 	*k = (struct shared_knobs){.control = control_spec_new()};
+	k->analysis.bbv_interval = 10000000;
 	return k->control != NULL;
 }
 

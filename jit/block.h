@@ -9,12 +9,26 @@
 
 #include "instrument.h"
 
-enum { BLOCK_MAX_INSNS = JIT_MAX_BLOCK_LENGTH, BLOCK_MAX_COUNTERS = 8, BLOCK_MAX_CALLOUTS = 4 };
+enum {
+	BLOCK_MAX_INSNS = JIT_MAX_BLOCK_LENGTH,
+	BLOCK_MAX_COUNTERS = 8,
+	BLOCK_MAX_CALLOUTS = 4,
+	BLOCK_MAX_TRACE_STORES = 24, /* all 16 registers, 4 addresses, a condition... */
+};
 
 struct block_callout {
 	jit_callout_fn fn;
 	void *arg;
 	int slot; /* budget checks only */
+};
+
+/* A value an inline trace record holds (jit_insert_trace_*). */
+enum trace_store_kind { TRACE_STORE_ADDRESS, TRACE_STORE_GPR, TRACE_STORE_CONDITION };
+struct trace_store {
+	uint8_t kind;
+	uint8_t what; /* the operand, the register or the condition code */
+	bool after;   /* GPRs: after the instruction */
+	uint32_t offset;
 };
 
 struct block_insn {
@@ -28,6 +42,8 @@ struct block_insn {
 	int memory_marks_slot; /* -1: none; else the lines it accesses are marked */
 	struct block_callout callouts[BLOCK_MAX_CALLOUTS];
 	int callout_count;
+	struct trace_store trace_stores[BLOCK_MAX_TRACE_STORES];
+	int trace_store_count;
 	bool suppressed;
 };
 
@@ -42,6 +58,13 @@ struct block_table_counter {
 	uint32_t index;
 };
 
+/* The block's inline trace record (jit_insert_trace_block); buffer_slot -1: none. */
+struct block_trace {
+	int buffer_slot, room_slot;
+	uint32_t bytes, word;
+	struct block_callout full;
+};
+
 struct jit_block {
 	uint64_t start_pc;
 	size_t length;
@@ -51,6 +74,7 @@ struct jit_block {
 	struct block_callout budgets[BLOCK_MAX_CALLOUTS];
 	int budget_count;
 	struct block_table_counter table_counter;
+	struct block_trace trace;
 };
 
 /* Runs every registered client over the block. */

@@ -217,3 +217,102 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 		emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 }
+
+void emit_trace_header(struct emitter *e, const struct block_trace *tr)
+{
+	static const uint8_t store_word[] = {0x48, 0xc7, 0x00}; /* movq $imm32,(%rax) */
+	static const uint8_t advance[] = {0x48, 0x8d, 0x80};	/* lea d32(%rax),%rax */
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RAX, slot_offset(tr->buffer_slot));
+	emit_bytes(e, store_word, sizeof store_word);
+	emit_u32(e, tr->word);
+	emit_bytes(e, advance, sizeof advance);
+	emit_u32(e, tr->bytes);
+	emit_store_gs(e, JIT_GPR_RAX, slot_offset(tr->buffer_slot));
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+}
+
+/* mov %rcx,d32(%rax) with %rax = the buffer slot's value: d32 is the store's offset from
+ * the record's start, which lies `bytes` before the advanced buffer pointer. */
+static void emit_store_rcx(struct emitter *e, const struct block_trace *tr, uint32_t offset)
+{
+	static const uint8_t store_rcx[] = {0x48, 0x89, 0x88};
+	emit_load_gs(e, JIT_GPR_RAX, slot_offset(tr->buffer_slot));
+	emit_bytes(e, store_rcx, sizeof store_rcx);
+	emit_u32(e, offset - tr->bytes);
+}
+
+static void emit_trace_address(struct emitter *e, const struct block_insn *bi,
+			       const struct block_trace *tr, const struct trace_store *s,
+			       bool flags_live)
+{
+	static const uint8_t zero_ecx[] = {0xb9, 0, 0, 0, 0}; /* mov $0,%ecx */
+	const ZydisDecodedOperand *op = &bi->ops[s->what];
+	/* Only an %fs operand's address computation (an add) touches the flags. */
+	bool keep_flags = flags_live && op->mem.segment == ZYDIS_REGISTER_FS;
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	if (keep_flags)
+		emit_save_flags(e);
+	else
+		emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	bool vsib = op->mem.index >= ZYDIS_REGISTER_XMM0 && op->mem.index <= ZYDIS_REGISTER_ZMM31;
+	if (vsib || !emit_address(e, bi, op, 0))
+		emit_bytes(e, zero_ecx, sizeof zero_ecx);
+	emit_store_rcx(e, tr, s->offset);
+	if (keep_flags)
+		emit_restore_flags(e);
+	else
+		emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+}
+
+static void emit_trace_gpr(struct emitter *e, const struct block_trace *tr,
+			   const struct trace_store *s)
+{
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	if (s->what == JIT_GPR_RAX)
+		emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RAX);
+	else if (s->what != JIT_GPR_RCX)
+		emit_mov_reg_reg(e, JIT_GPR_RCX, s->what);
+	emit_store_rcx(e, tr, s->offset);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+}
+
+static void emit_trace_condition(struct emitter *e, const struct block_trace *tr,
+				 const struct trace_store *s)
+{
+	const uint8_t setcc[] = {0x0f, (uint8_t)(0x90 | s->what), 0x80}; /* setcc d32(%rax) */
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RAX, slot_offset(tr->buffer_slot));
+	emit_bytes(e, setcc, sizeof setcc);
+	emit_u32(e, s->offset - tr->bytes);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+}
+
+void emit_trace_stores(struct emitter *e, const struct block_insn *bi, const struct block_trace *tr,
+		       bool after, bool flags_live)
+{
+	for (int k = 0; k < bi->trace_store_count; k++) {
+		const struct trace_store *s = &bi->trace_stores[k];
+		if (s->after != after)
+			continue;
+		switch (s->kind) {
+		case TRACE_STORE_ADDRESS:
+			emit_trace_address(e, bi, tr, s, flags_live);
+			break;
+		case TRACE_STORE_GPR:
+			emit_trace_gpr(e, tr, s);
+			break;
+		case TRACE_STORE_CONDITION:
+			emit_trace_condition(e, tr, s);
+			break;
+		}
+	}
+}
+
+uint32_t trace_stores_room(const struct block_insn *bi)
+{
+	return 96u * (uint32_t)bi->trace_store_count;
+}

@@ -25,4 +25,17 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
  * left to the client: their ranges depend on the iterations). */
 bool memory_marks_wanted(const struct block_insn *bi);
 
+/* A block's trace record begins (jit_insert_trace_block): its word stored at the buffer,
+ * the buffer slot advanced by the record's size. Leaves every flag and register as it was;
+ * the room check is the translator's (a budget check on the room slot). */
+void emit_trace_header(struct emitter *e, const struct block_trace *tr);
+
+/* The values bi asked to store before it (after = false) or after it, at their offsets in
+ * the block's record. flags_live: the app's flags must survive. */
+void emit_trace_stores(struct emitter *e, const struct block_insn *bi, const struct block_trace *tr,
+		       bool after, bool flags_live);
+
+/* Code cache bytes the stores of bi may take. */
+uint32_t trace_stores_room(const struct block_insn *bi);
+
 #endif

@@ -98,6 +98,42 @@ void jit_insert_memory_marks(struct jit_block *b, size_t i, int bitmap_slot)
 	b->insns[i].memory_marks_slot = bitmap_slot;
 }
 
+void jit_insert_trace_block(struct jit_block *b, int buffer_slot, int room_slot, uint32_t bytes,
+			    uint32_t word, jit_callout_fn full, void *arg)
+{
+	b->trace =
+	    (struct block_trace){buffer_slot, room_slot, bytes, word, {full, arg, room_slot}};
+}
+
+static void add_trace_store(struct jit_block *b, size_t i, struct trace_store s)
+{
+	struct block_insn *bi = &b->insns[i];
+	if (bi->trace_store_count < BLOCK_MAX_TRACE_STORES)
+		bi->trace_stores[bi->trace_store_count++] = s;
+}
+
+void jit_insert_trace_address(struct jit_block *b, size_t i, unsigned operand, uint32_t offset)
+{
+	if (operand < b->insns[i].insn.operand_count &&
+	    b->insns[i].ops[operand].type == ZYDIS_OPERAND_TYPE_MEMORY)
+		add_trace_store(
+		    b, i,
+		    (struct trace_store){TRACE_STORE_ADDRESS, (uint8_t)operand, false, offset});
+}
+
+void jit_insert_trace_gpr(struct jit_block *b, size_t i, int reg, bool after, uint32_t offset)
+{
+	if (reg >= 0 && reg < 16)
+		add_trace_store(b, i,
+				(struct trace_store){TRACE_STORE_GPR, (uint8_t)reg, after, offset});
+}
+
+void jit_insert_trace_condition(struct jit_block *b, size_t i, unsigned cc, uint32_t offset)
+{
+	add_trace_store(
+	    b, i, (struct trace_store){TRACE_STORE_CONDITION, (uint8_t)(cc & 15), false, offset});
+}
+
 const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i)
 {
 	return b->insns[i].bytes;

@@ -417,9 +417,10 @@ static struct jit_exit *emit_callout(struct translation *t, const struct block_c
 	return rec;
 }
 
-/* sub $n,%gs:slot; when negative, the callout. Flags are preserved when live. */
-static void emit_budget_check(struct translation *t, const struct block_callout *c, uint32_t n,
-			      bool flags_live)
+/* sub $amount,%gs:slot; when negative, the callout (`remaining`: the block's counted
+ * instructions). Flags are preserved when live. */
+static void emit_slot_check(struct translation *t, const struct block_callout *c, uint32_t amount,
+			    uint32_t remaining, bool flags_live, bool is_budget)
 {
 	struct emitter *e = &t->e;
 	static const uint8_t sub_gs[] = {0x65, 0x48, 0x81, 0x2c, 0x25}; /* subq $i32,%gs:d32 */
@@ -427,12 +428,12 @@ static void emit_budget_check(struct translation *t, const struct block_callout 
 		emit_save_flags(e);
 	emit_bytes(e, sub_gs, sizeof sub_gs);
 	emit_u32(e, TB_CLIENT_SLOTS + 8u * (uint32_t)c->slot);
-	emit_u32(e, n);
+	emit_u32(e, amount);
 	if (!flags_live) {
 		emit_u8(e, 0x79); /* jns over the callout */
 		uint8_t *skip = e->cur;
 		emit_u8(e, 0);
-		emit_callout(t, c, block.start_pc, n, true);
+		emit_callout(t, c, block.start_pc, remaining, is_budget);
 		land_rel8(e, skip);
 		return;
 	}
@@ -445,7 +446,7 @@ static void emit_budget_check(struct translation *t, const struct block_callout 
 	emit_u8(e, 0);
 	land_rel8(e, fire);
 	emit_restore_flags(e);
-	emit_callout(t, c, block.start_pc, n, true);
+	emit_callout(t, c, block.start_pc, remaining, is_budget);
 	land_rel8(e, skip);
 }
 
@@ -600,6 +601,7 @@ static enum exit_kind decode_block(uint64_t pc)
 	block.counter_count = 0;
 	block.budget_count = 0;
 	block.table_counter = (struct block_table_counter){-1, -1, 0};
+	block.trace.buffer_slot = -1;
 	while (block.length < decode_limit && off < avail) {
 		struct block_insn *bi = &block.insns[block.length];
 		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeFull(
@@ -618,6 +620,7 @@ static enum exit_kind decode_block(uint64_t pc)
 		bi->rep_table_slot = -1;
 		bi->memory_marks_slot = -1;
 		bi->callout_count = 0;
+		bi->trace_store_count = 0;
 		bi->suppressed = false;
 		block.length++;
 		off += bi->insn.length;
@@ -656,11 +659,23 @@ static bool emit_block(struct translation *t)
 	uint32_t counted = 0; /* counted instructions from i to the end of the block */
 	for (size_t i = 0; i < block.length; i++)
 		counted += instrument_counted(&block, i);
+	if (block.trace.buffer_slot >= 0) {
+		/* Before the budget checks: a thread their callouts send elsewhere has begun
+		 * the record, and its clients hear of it (block_left). */
+		emit_trace_header(&t->e, &block.trace);
+		emit_slot_check(t, &block.trace.full, block.trace.bytes, counted,
+				block_flags_live_from(&block, 0), false);
+	}
 	for (int i = 0; i < block.budget_count; i++)
-		emit_budget_check(t, &block.budgets[i], counted, keep_flags);
+		emit_slot_check(t, &block.budgets[i], counted, counted, keep_flags, true);
 	bool ended = false;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
+		/* Before the callouts, which may run the instruction in its place (a replay's
+		 * injected results): the record holds the state before it. */
+		if (bi->trace_store_count && block.trace.buffer_slot >= 0)
+			emit_trace_stores(&t->e, bi, &block.trace, false,
+					  block_flags_live_from(&block, i));
 		for (int c = 0; c < bi->callout_count; c++) {
 			struct jit_exit *rec =
 			    emit_callout(t, &bi->callouts[c], bi->pc, counted, false);
@@ -685,6 +700,9 @@ static bool emit_block(struct translation *t)
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
 		emit_rep_counters(t, bi, true);
+		if (!ended && bi->trace_store_count && block.trace.buffer_slot >= 0)
+			emit_trace_stores(&t->e, bi, &block.trace, true,
+					  block_flags_live_from(&block, i + 1));
 	}
 	if (!ended) {
 		const struct block_insn *last = &block.insns[block.length - 1];
@@ -715,6 +733,8 @@ static bool emit_block(struct translation *t)
 static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered)
 {
 	size_t room = CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1);
+	for (size_t i = 0; i < block.length; i++)
+		room += trace_stores_room(&block.insns[i]);
 	uint8_t *code = code_cache_reserve(app_pc, room);
 	struct fragment *f = fragment_meta_alloc(sizeof *f);
 	if (!code || !f)

@@ -87,26 +87,6 @@ static void tools_follow_recorder(const struct control_event_info *ev, void *arg
 	analysis_event(ev);
 }
 
-/* Creates the directory that will hold the pinballs (like mkdir -p of the basename's). */
-static int make_parent_dirs(const char *basename)
-{
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s", basename);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static struct file_id file_id_of(int fd)
 {
 	struct stat st;
@@ -117,7 +97,7 @@ static struct file_id file_id_of(int fd)
 
 static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv)
 {
-	if (make_parent_dirs(k->basename)) {
+	if (writer_make_parent_dirs(k->basename)) {
 		fprintf(stderr, "logger: error: cannot create the directory of '%s': %m\n",
 			k->basename);
 		return -1;

@@ -1,9 +1,12 @@
 #include "writer_thread.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "record_queue.h"
 
@@ -169,4 +172,24 @@ int writer_thread_start(const struct pinball_header *header, char *err, size_t e
 	}
 	pthread_detach(thread);
 	return 0;
+}
+
+/* Creates the directory that will hold the pinballs (like mkdir -p of the basename's). */
+int writer_make_parent_dirs(const char *basename)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", basename);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
 }

@@ -15,4 +15,8 @@ int writer_thread_start(const struct pinball_header *header, char *err, size_t e
 /* Bytes of pinball files written so far by this process image (any thread, approximate). */
 uint64_t writer_thread_bytes(void);
 
+/* Creates the directory that will hold the pinballs `basename`.k (mkdir -p of its
+ * directory). 0, or -1 with errno set. */
+int writer_make_parent_dirs(const char *basename);
+
 #endif

@@ -4,6 +4,7 @@
  *
  * Prints on stderr `replay: OK <n> instructions, <t> threads, <s> syscalls injected`
  * (exit 0) or `replay: DIVERGED at tid <t> icount <n>: <what>` (exit 1); bad input exits 2. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,15 @@
 #include "instrument.h"
 #include "jit.h"
 #include "jit_app.h"
+#include "pinball.h"
 #include "progress_line.h"
+#include "regions_in.h"
+#include "relog.h"
 #include "replay.h"
 #include "replay_input.h"
 #include "shared_knobs.h"
+#include "trace_knobs.h"
+#include "writer_thread.h"
 
 enum { MAX_LAYOUT_TRIES = 8 };
 
@@ -26,9 +32,13 @@ enum { MAX_LAYOUT_TRIES = 8 };
 
 struct knobs {
 	bool echo;
+	bool log;	      /* -log: relog the -control regions */
+	const char *basename; /* -log:basename */
+	const char *regions;  /* -log:regions:in */
 	bool quiet;
 	uint64_t checkpoints;	    /* -appdebug_checkpoints */
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
+	struct trace_knobs trace;   /* -trace, -o */
 	const char *pinball;
 };
 
@@ -38,6 +48,11 @@ struct knobs {
 	}
 static const struct knob replayer_knobs[] = {
     KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),
+    KNOB("-log", KNOB_BOOL, log, NULL, "relog: write the -control regions as new pinballs"),
+    KNOB("-log:basename", KNOB_STRING, basename, "B",
+	 "relogged region k goes to pinball B.k (default pinball/log)"),
+    KNOB("-log:regions:in", KNOB_STRING, regions, "FILE",
+	 "relog the regions of a CSV file (lines <region>,<start icount>,<length>,...)"),
     KNOB("-q", KNOB_BOOL, quiet, NULL, "quiet: no progress line on a terminal"),
     {.name = "-appdebug_checkpoints",
      .kind = KNOB_UINT,
@@ -50,12 +65,16 @@ static const struct knob replayer_knobs[] = {
 
 static int parse(int argc, char **argv, struct knobs *k)
 {
-	*k = (struct knobs){.echo = true, .checkpoints = DEFAULT_CHECKPOINT_INTERVAL};
+	*k = (struct knobs){.echo = true,
+			    .checkpoints = DEFAULT_CHECKPOINT_INTERVAL,
+			    .basename = "pinball/log"};
+	trace_knobs_init(&k->trace);
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
 		return 2;
 	}
-	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), shared_knob_set(&k->shared)};
+	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), trace_knob_set(&k->trace),
+					shared_knob_set(&k->shared)};
 	const struct knobs_parser parser = {"replayer", "replayer [knobs] PINBALL", sets,
 					    sizeof sets / sizeof sets[0], k->shared.control};
 	for (int i = 1; i < argc;) {
@@ -81,6 +100,17 @@ static int parse(int argc, char **argv, struct knobs *k)
 	if (!k->pinball) {
 		fprintf(stderr, "replayer: error: no pinball given (usage: replayer [knobs] "
 				"PINBALL)\n");
+		return 2;
+	}
+	char err[512];
+	if (trace_knobs_check(&k->trace, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+	if (k->regions &&
+	    (!k->log || regions_in_load(k->regions, k->shared.control, err, sizeof err))) {
+		fprintf(stderr, "replayer: error: %s\n",
+			k->log ? err : "-log:regions:in needs -log");
 		return 2;
 	}
 	return knobs_finish(&parser) ? 2 : 0;
@@ -112,6 +142,33 @@ static void retry_with_new_layout(char **argv)
 	execv("/proc/self/exe", argv);
 }
 
+/* -log: the pinball writer thread, with the original pinball's header as the template of
+ * the new ones (the same program, machine and start-up). */
+static int start_relogging(const struct knobs *k, const struct replay_input *in, char *err,
+			   size_t errlen)
+{
+	if (in->nthreads > 1) {
+		snprintf(err, errlen, "-log: relogging a multithreaded pinball is not supported");
+		return -1;
+	}
+	if (writer_make_parent_dirs(k->basename)) {
+		snprintf(err, errlen, "-log: cannot create the directory of '%s': %s", k->basename,
+			 strerror(errno));
+		return -1;
+	}
+	char perr[PINBALL_ERR_MAX];
+	struct pinball_reader *r = pinball_reader_open(k->pinball, perr);
+	if (!r) {
+		snprintf(err, errlen, "%s", perr);
+		return -1;
+	}
+	/* The reader stays open: the header's strings are its own. */
+	static struct pinball_header header;
+	header = *pinball_reader_header(r);
+	relog_start(k->basename);
+	return writer_thread_start(&header, err, errlen);
+}
+
 int main(int argc, char **argv)
 {
 	struct knobs k;
@@ -141,7 +198,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
-	if (shared_knobs_start(&k.shared, false, false, NULL, NULL, err, sizeof err)) {
+	if (k.log && start_relogging(&k, &in, err, sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+	if (shared_knobs_start(&k.shared, k.log, false, k.log ? relog_event : NULL, NULL, err,
+			       sizeof err)) {
+		fprintf(stderr, "replayer: error: %s\n", err);
+		return 2;
+	}
+	if (trace_knobs_start(&k.trace, &in, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
@@ -158,6 +224,7 @@ int main(int argc, char **argv)
 		options.region_start = debug_stop_region_start;
 		options.output_new = debug_stop_output_new;
 	}
+	options.observer = k.log ? &relog_observer : NULL;
 	if (!replay_start(&in, &options)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
 		return 2;

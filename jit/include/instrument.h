@@ -120,6 +120,40 @@ void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *
  * negative, calls fn before the block runs (pc = the block's first instruction). */
 void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg);
 
+/* Inline trace records: what a block's execution did (effective addresses, register
+ * values, branch conditions) written by inline code into a per-thread buffer the client
+ * owns, with no callout except a rare one when the buffer fills. The client lays out one
+ * record per execution of the block at translation time: 8 bytes at offset 0 hold `word`
+ * (the client's name for the block), the rest holds the values it asked to store, each at
+ * the offset it chose (within `bytes`).
+ *
+ * At block start (before any budget check): `word` is stored at the address in
+ * buffer_slot, buffer_slot advances by `bytes`, room_slot loses `bytes`; when room_slot
+ * goes negative, full(c) runs before the block's first instruction, with the record just
+ * begun at (buffer_slot - bytes). full must leave room: it may hand the buffer over and
+ * point buffer_slot at another one, moving the begun record there (the block's stores
+ * follow buffer_slot), and set room_slot. Clients keep a margin: room_slot counts the
+ * buffer's bytes minus the largest record (and anything they write from hooks), so the
+ * record that makes it negative still fits. One record per block; bytes < 2^20, word <
+ * 2^31. A thread that leaves the block early (block_left) has executed only the record's
+ * instructions before block_left's pc; the stores of the others hold garbage. The stores
+ * before an instruction come before its callouts, so a callout that performs the
+ * instruction in its place (a replay's injected results) does not change them. */
+void jit_insert_trace_block(struct jit_block *b, int buffer_slot, int room_slot, uint32_t bytes,
+			    uint32_t word, jit_callout_fn full, void *arg);
+/* Before instruction i: the effective address (segment base included) of its memory operand
+ * number `operand` (an index into jit_block_operands) as 8 bytes at `offset`; 0 when no
+ * single address exists (a VSIB gather or scatter). Implicit operands are those of the
+ * access: a push's is the slot written, below the stack pointer. */
+void jit_insert_trace_address(struct jit_block *b, size_t i, unsigned operand, uint32_t offset);
+/* The general-purpose register reg (JIT_GPR_*) as 8 bytes at `offset`, as it is before
+ * instruction i, or after it (after: not for the block's last instruction when it is a
+ * control transfer or a syscall; nothing is stored then). */
+void jit_insert_trace_gpr(struct jit_block *b, size_t i, int reg, bool after, uint32_t offset);
+/* Before instruction i: one byte at `offset`, 1 when condition code cc (0-15, the low
+ * nibble of Jcc/SETcc opcodes: 4 is Z, 5 NZ...) holds on the flags, else 0. */
+void jit_insert_trace_condition(struct jit_block *b, size_t i, unsigned cc, uint32_t offset);
+
 /* General-purpose registers in hardware numbering, as jit_thread_gpr and struct jit_regs
  * index them. */
 #define JIT_GPR_RAX 0

@@ -14,14 +14,6 @@
 #include "rt_alloc.h"
 #include "syscall_model.h"
 
-struct record *must_new(enum record_kind kind, size_t extra)
-{
-	struct record *r = record_new(kind, extra);
-	if (!r)
-		jit_fatal("out of memory while recording");
-	return r;
-}
-
 static void warn_once(long nr, const char *fmt, const char *what)
 {
 	if (nr < 0 || nr >= 512 || rec.unmodelled_seen[nr])

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "jit_messages.h"
+
 #include "rt_alloc.h"
 #include "rt_mutex.h"
 #include "rt_string.h"
@@ -113,4 +115,12 @@ void record_queue_report_aborted(void)
 {
 	__atomic_store_n(&aborted, 1, __ATOMIC_RELEASE);
 	rt_futex_wake(&aborted, 1 << 30);
+}
+
+struct record *must_new(enum record_kind kind, size_t extra)
+{
+	struct record *r = record_new(kind, extra);
+	if (!r)
+		jit_fatal("out of memory while recording");
+	return r;
 }

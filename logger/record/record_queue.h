@@ -60,6 +60,8 @@ struct record {
 /* A record with `extra` bytes of data; NULL when memory is exhausted. */
 struct record *record_new(enum record_kind kind, size_t extra);
 void record_push(struct record *r);
+/* record_new, or the process ends with "out of memory while recording" (app threads). */
+struct record *must_new(enum record_kind kind, size_t extra);
 
 /* Writer side. */
 /* Blocks until something is queued (FIFO list), or returns NULL when an abort is asked. */

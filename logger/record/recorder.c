@@ -13,6 +13,7 @@
 #include "nondet.h"
 #include "output_echo.h"
 #include "recorder_internal.h"
+#include "region_snapshot.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_string.h"
@@ -27,83 +28,12 @@ static struct jit_thread *transition_thread;
 
 /* ---- region start ---- */
 
-static void record_map(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags, uint64_t offset,
-		       const char *path)
-{
-	size_t plen = path ? strlen(path) + 1 : 0;
-	struct record *r = must_new(REC_MAP, plen);
-	if (path)
-		memcpy(r->data, path, plen);
-	r->u.map = (struct pinball_map_entry){start, end,    prot,
-					      flags, offset, path ? (const char *)r->data : NULL};
-	record_push(r);
-}
-
-static int record_mapping(const struct jit_app_mapping *m, void *arg)
-{
-	(void)arg;
-	record_map(m->start, m->end, m->prot, m->flags, m->offset, m->path);
-	return 0;
-}
-
-/* Every readable page of a mapping, as it is now (-log:fat 1). */
-static int snapshot_mapping(const struct jit_app_mapping *m, void *arg)
-{
-	(void)arg;
-	if (!(m->prot & PROT_READ))
-		return 0;
-	for (uint64_t page = m->start; page < m->end; page += PAGE) {
-		struct record *r = must_new(REC_PAGE, PAGE);
-		/* Pages past the end of a mapped file cannot be read: skip them. */
-		if (!jit_read_app_memory(r->data, page, PAGE)) {
-			rt_free(r);
-			continue;
-		}
-		r->u.page.addr = page;
-		r->u.page.prot = m->prot;
-		r->u.page.data = r->data;
-		record_push(r);
-	}
-	return 0;
-}
-
-/* The actions other than the default and the alternate stack, into a REC_BEGIN record
- * with room for 64 actions. */
-static void describe_signal_state(struct record *r, const struct jit_thread *t)
-{
-	struct pinball_sigaction *acts = (struct pinball_sigaction *)r->data;
-	size_t n = 0;
-	for (int sig = 1; sig <= 64; sig++) {
-		struct jit_sigaction a;
-		jit_app_sigaction(t, sig, &a);
-		if (a.handler || a.flags || a.restorer || a.mask)
-			acts[n++] =
-			    (struct pinball_sigaction){sig, a.handler, a.flags, a.restorer, a.mask};
-	}
-	r->u.begin.nsigactions = n;
-	r->u.begin.sigactions = acts;
-	struct jit_sigstack ss;
-	jit_app_sigstack(t, &ss);
-	r->u.begin.sigstack = (struct pinball_sigstack){ss.sp, ss.flags, ss.size};
-}
-
 /* Step 3 of the transition, world stopped: the memory, then every thread's start. */
 static void begin_region(struct jit_thread *t, uint64_t icount)
 {
 	rt_format(rec.path, sizeof rec.path, "%s.%u", rec.basename, rec.region);
-	struct record *r = must_new(REC_BEGIN, 64 * sizeof(struct pinball_sigaction));
-	r->u.begin.basename = rec.path;
-	r->u.begin.cause = rec.cause;
-	describe_signal_state(r, t);
-	record_push(r);
-	uint64_t brk_start, brk_cur, brk_mapped;
-	jit_app_brk_state(&brk_start, &brk_cur, &brk_mapped);
-	/* The emulated break: a pseudo-mapping the replayer turns back into break state. */
-	record_map(brk_start, brk_cur, 0, 0, brk_mapped - brk_start, "[brk]");
-	jit_app_map_foreach(record_mapping, NULL);
-	if (rec.fat)
-		jit_app_map_foreach(snapshot_mapping, NULL);
-	else
+	region_snapshot_begin(t, rec.path, &rec.cause, rec.fat);
+	if (!rec.fat)
 		first_touch_begin();
 	rec.state = IN;
 	region_threads_begin(t, icount);

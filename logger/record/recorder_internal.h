@@ -36,8 +36,6 @@ static inline bool recording(void)
 	return (rec.state == IN || rec.state == TO_OUT) && !rec.disabled;
 }
 
-struct record *must_new(enum record_kind kind, size_t extra);
-
 /* record_events.c: what a region records of each thread's system calls and signals. */
 void record_syscall(struct jit_thread *t, long nr, const long args[6], long result);
 /* A copy inside the kernel to the logger's stdout or stderr, made by the recorder itself to

@@ -16,6 +16,7 @@
 #include "first_touch.h"
 #include "jit_messages.h"
 #include "recorder_internal.h"
+#include "region_snapshot.h"
 #include "rt_alloc.h"
 
 /* Where a thread that does not hold the baton stopped. */
@@ -142,50 +143,12 @@ struct exit_words *region_thread_exit_words(const struct jit_thread *t)
 
 /* ---- start and end states ---- */
 
-/* How a thread's recorded registers differ from those in its thread block. */
-struct state_note {
-	bool in_syscall; /* inside syscall nr (P.threads / P.end in_syscall) */
-	long nr;
-	bool after_syscall; /* the syscall returned: rax, and what the instruction sets */
-	long result;
-};
-
-static void record_state(enum record_kind kind, struct jit_thread *t, uint64_t icount,
-			 const struct state_note *note)
-{
-	size_t xlen;
-	const uint8_t *xsave = jit_thread_xsave(t, &xlen);
-	struct record *r = must_new(kind, xlen);
-	struct jit_regs regs;
-	jit_thread_get_regs(t, &regs);
-	if (note->after_syscall)
-		regs.gpr[JIT_GPR_RAX] = (uint64_t)note->result;
-	if (note->after_syscall || (note->in_syscall && kind == REC_THREAD)) {
-		regs.gpr[JIT_GPR_RCX] = regs.rip; /* what the syscall instruction leaves */
-		regs.gpr[JIT_GPR_R11] = regs.rflags;
-	}
-	memcpy(r->data, xsave, xlen);
-	r->u.thread = (struct pinball_thread){.tid = jit_thread_id(t),
-					      .icount = icount,
-					      .signal_mask = jit_thread_sigmask(t),
-					      .in_syscall = note->in_syscall,
-					      .syscall_nr = (uint64_t)note->nr};
-	memcpy(r->u.thread.regs.gpr, regs.gpr, sizeof regs.gpr);
-	r->u.thread.regs.rip = regs.rip;
-	r->u.thread.regs.rflags = regs.rflags;
-	r->u.thread.regs.fs_base = regs.fs_base;
-	r->u.thread.regs.gs_base = regs.gs_base;
-	r->u.thread.regs.xsave = r->data;
-	r->u.thread.regs.xsave_len = xlen;
-	record_push(r);
-}
-
 static void record_start(struct jit_thread *t, struct rec_thread *st, uint64_t icount,
 			 const struct state_note *note)
 {
 	st->start_icount = icount;
 	st->started = true;
-	record_state(REC_THREAD, t, 0, note);
+	region_snapshot_state(REC_THREAD, t, 0, note);
 	tell_observer(t, CONTROL_EVENT_START, icount);
 	/* Its first block may be one translated before the region (a syscall it was about
 	 * to make): the replay translates it from the pinball. */
@@ -200,7 +163,7 @@ static void record_start(struct jit_thread *t, struct rec_thread *st, uint64_t i
 static void record_end(struct jit_thread *t, struct rec_thread *st, uint64_t icount,
 		       const struct state_note *note)
 {
-	record_state(REC_END, t, icount, note);
+	region_snapshot_state(REC_END, t, icount, note);
 	st->ended = true;
 	tell_observer(t, CONTROL_EVENT_STOP, st->start_icount + icount);
 }

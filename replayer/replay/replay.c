@@ -34,6 +34,8 @@ const struct replay_event *expect_event(struct rthread *th, uint64_t icount,
 			 pinball_event_name(e->kind), e->icount);
 	}
 	th->next++;
+	if (rp.opt.observer)
+		rp.opt.observer->event(rt->tid, e, rp.opt.observer->arg);
 	return e;
 }
 

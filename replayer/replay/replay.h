@@ -12,8 +12,17 @@
 
 struct jit_thread;
 
+/* Told what the replay does (relogging): each recorded event as the replay consumes it,
+ * and the end of the replay (on the thread that ends it, before the verdict). */
+struct replay_observer {
+	void (*event)(uint32_t tid, const struct replay_event *e, void *arg);
+	void (*end)(struct jit_thread *t, uint64_t icount, void *arg);
+	void *arg;
+};
+
 struct replay_options {
 	bool echo; /* write what the app wrote to fds 1 and 2 (-replay:echo) */
+	const struct replay_observer *observer; /* NULL: none */
 	/* A debugger's (TLS-free; NULL: none). On the first thread before the others of the
 	 * region's start are made: the checkpoint of the start. */
 	void (*region_start)(struct jit_thread *first);

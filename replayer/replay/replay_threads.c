@@ -224,6 +224,8 @@ void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t ico
 		pass_turn(th);
 	if (++rp.finished < rp.in->nthreads)
 		return;
+	if (rp.opt.observer)
+		rp.opt.observer->end(t, icount, rp.opt.observer->arg);
 	jit_message_line("replay: OK %lu instructions, %zu threads, %lu syscalls injected%s%s%s",
 			 recorded_instructions(), rp.in->nthreads, rp.syscalls,
 			 rp.in->death_signal[0] ? "; then the app died of " : "",

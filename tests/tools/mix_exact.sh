@@ -4,6 +4,8 @@
 set -uo pipefail
 logger=$1 app=$2
 expected="mix tid=0 instructions 2120
+mix tid=0 memory reads 11
+mix tid=0 memory writes 101
 mix tid=0 extension BASE 2119
 mix tid=0 extension LONGMODE 1
 mix tid=0 category BINARY 1000

@@ -1,4 +1,5 @@
-/* The analysis tools a driver (logger, replayer) offers: -icount, -mix, -footprint, each
+/* The analysis tools a driver (logger, replayer) offers: -icount, -mix, -footprint,
+ * -debugtrace, -bbv, each
  * honouring the controller's regions. One place to set them up and to feed them events. */
 #ifndef TOOL_ANALYSIS_H
 #define TOOL_ANALYSIS_H
@@ -11,11 +12,16 @@
 struct analysis_knobs {
 	bool icount, mix, footprint;
 	const char *oicount, *omix, *ofootprint; /* report files, NULL: stderr */
+	bool debugtrace;
+	const char *odebugtrace; /* NULL: debugtrace.out */
+	bool bbv;
+	const char *obbv;      /* NULL: bbv.bb */
+	uint64_t bbv_interval; /* instructions */
 };
 
 static inline bool analysis_wanted(const struct analysis_knobs *k)
 {
-	return k->icount || k->mix || k->footprint;
+	return k->icount || k->mix || k->footprint || k->debugtrace || k->bbv;
 }
 
 /* Driver thread, before the app starts: registers the selected tools, with their report

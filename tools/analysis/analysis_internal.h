@@ -5,7 +5,8 @@
 #include <stdbool.h>
 
 struct analysis_active {
-	bool icount, mix, footprint;
+	bool icount, mix, footprint, debugtrace;
+	bool block_counts; /* the block counts run for -bbv */
 };
 extern struct analysis_active analysis_active;
 

@@ -8,6 +8,8 @@
 
 #include "analysis.h"
 #include "analysis_internal.h"
+#include "bbv.h"
+#include "debugtrace.h"
 #include "footprint.h"
 #include "icount.h"
 #include "mix.h"
@@ -52,6 +54,22 @@ int analysis_register(const struct analysis_knobs *k, char *err, size_t errlen)
 		    footprint_tool_register(path, err, errlen))
 			return -1;
 		analysis_active.footprint = true;
+	}
+	if (k->debugtrace) {
+		if (debugtrace_register(k->odebugtrace ? k->odebugtrace : "debugtrace.out", err,
+					errlen))
+			return -1;
+		analysis_active.debugtrace = true;
+	}
+	if (k->bbv) {
+		if (!k->bbv_interval) {
+			snprintf(err, errlen, "-bbv:interval must be at least 1");
+			return -1;
+		}
+		if (bbv_register(k->obbv ? k->obbv : "bbv.bb", k->bbv_interval, err, errlen))
+			return -1;
+		/* its counts are the block counts, which follow the regions */
+		analysis_active.block_counts = true;
 	}
 	return 0;
 }

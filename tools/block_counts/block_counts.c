@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "insn_facts.h"
 #include "instrument.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
@@ -12,7 +13,7 @@
 
 /* Record 0 is "no block": a thread that has not run a block yet has index 0 in its slot. */
 enum {
-	MAX_RECORDS = 1 << 22,
+	MAX_RECORDS = BLOCK_COUNTS_MAX_RECORDS,
 	HASH_SLOTS = 1 << 23,
 	MAX_THREADS = 4096,
 	INSN_CHUNK = 1 << 16,
@@ -117,6 +118,14 @@ static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, boo
 		const ZydisDecodedInstruction *insn = jit_block_insn(b, i);
 		if (!whole && jit_insn_is_rep_string(insn))
 			continue;
+		uint8_t reads = 0, writes = 0;
+		const ZydisDecodedOperand *ops = jit_block_operands(b, i);
+		for (unsigned o = 0; o < insn->operand_count; o++) {
+			if (!insn_memop_traced(insn, &ops[o]))
+				continue;
+			reads += (ops[o].actions & ZYDIS_OPERAND_ACTION_MASK_READ) != 0;
+			writes += (ops[o].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) != 0;
+		}
 		insns[k++] = (struct counted_insn){
 		    .mnemonic = (uint16_t)insn->mnemonic,
 		    .category = (uint8_t)insn->meta.category,
@@ -124,6 +133,8 @@ static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, boo
 		    .rep = rep_kind(insn),
 		    .length = insn->length,
 		    .offset = (uint16_t)(jit_block_pc(b, i) - pc),
+		    .mem_reads = reads,
+		    .mem_writes = writes,
 		};
 	}
 	uint32_t r = bc.nrecords++;
@@ -267,6 +278,7 @@ void block_counts_for_thread(uint32_t tid, block_counts_visitor fn, void *arg)
 	if (tid >= MAX_THREADS || !bc.threads[tid].table)
 		return;
 	struct thread_state *s = &bc.threads[tid];
+	rt_mutex_lock(&bc.lock);
 	rt_sort(s->corrections, s->ncorrections, sizeof *s->corrections, by_record);
 	size_t k = 0;
 	for (uint32_t r = 1; r < bc.nrecords; r++) {
@@ -276,6 +288,12 @@ void block_counts_for_thread(uint32_t tid, block_counts_visitor fn, void *arg)
 		if (s->table[r] || k > from)
 			visit_record(r, s->table[r], s->corrections + from, k - from, fn, arg);
 	}
+	rt_mutex_unlock(&bc.lock);
+}
+
+uint32_t block_counts_record_index(const struct counted_block *b)
+{
+	return (uint32_t)(b - bc.records);
 }
 
 bool block_counts_inside(uint32_t tid)

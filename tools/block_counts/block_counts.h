@@ -27,6 +27,7 @@ struct counted_insn {
 	uint8_t rep;	   /* a REP string instruction's prefix: 1 REP, 2 REPE, 3 REPNE; else 0 */
 	uint8_t length;	   /* bytes */
 	uint16_t offset;   /* from the record's pc */
+	uint8_t mem_reads, mem_writes; /* memory operands it reads and writes (insn_facts.h) */
 };
 
 struct counted_block {
@@ -35,6 +36,9 @@ struct counted_block {
 	uint32_t ninsns;
 	const struct counted_insn *insns;
 };
+
+/* The most block records (record indexes are below it). */
+#define BLOCK_COUNTS_MAX_RECORDS (1u << 22)
 
 /* Before the app starts (driver thread). Returns 0, or -1 with the reason in err. */
 int block_counts_register(char *err, size_t errlen);
@@ -47,8 +51,12 @@ void block_counts_event(const struct control_event_info *ev);
 typedef void (*block_counts_visitor)(const struct counted_block *b, uint32_t first, uint32_t end,
 				     uint64_t times, void *arg);
 
-/* The thread's counts (at exit, with the world still). */
+/* The thread's counts so far, record by record in index order (at exit with the world
+ * still, or from a callout on that thread). fn runs under the counts' lock. */
 void block_counts_for_thread(uint32_t tid, block_counts_visitor fn, void *arg);
+
+/* A record's index (from 1; the same code always has the same record). */
+uint32_t block_counts_record_index(const struct counted_block *b);
 
 /* Whether the thread is inside its region now. */
 bool block_counts_inside(uint32_t tid);

@@ -20,6 +20,7 @@ enum {
 
 struct histogram {
 	uint64_t instructions;
+	uint64_t memory_reads, memory_writes; /* memory operands read and written */
 	uint64_t mnemonic[REP_KINDS][MNEMONICS];
 	uint64_t category[CATEGORIES];
 	uint64_t extension[EXTENSIONS];
@@ -34,6 +35,8 @@ static void tally(const struct counted_block *b, uint32_t first, uint32_t end, u
 	for (uint32_t i = first; i < end; i++) {
 		const struct counted_insn *in = &b->insns[i];
 		h->instructions += times;
+		h->memory_reads += times * in->mem_reads;
+		h->memory_writes += times * in->mem_writes;
 		h->mnemonic[in->rep][in->mnemonic] += times;
 		h->category[in->category] += times;
 		h->extension[in->isa_ext] += times;
@@ -112,6 +115,8 @@ static void print_kind(int fd, const char *scope, const char *kind, const uint64
 static void print(int fd, const char *scope, const struct histogram *h, struct line *v)
 {
 	rt_dprintf(fd, "mix %s instructions %lu\n", scope, h->instructions);
+	rt_dprintf(fd, "mix %s memory reads %lu\n", scope, h->memory_reads);
+	rt_dprintf(fd, "mix %s memory writes %lu\n", scope, h->memory_writes);
 	print_kind(fd, scope, "extension", h->extension, EXTENSIONS, extension_name, v);
 	print_kind(fd, scope, "category", h->category, CATEGORIES, category_name, v);
 	print_kind(fd, scope, "mnemonic", &h->mnemonic[0][0], REP_KINDS * MNEMONICS, mnemonic_name,
@@ -121,6 +126,8 @@ static void print(int fd, const char *scope, const struct histogram *h, struct l
 static void add_into(struct histogram *total, const struct histogram *h)
 {
 	total->instructions += h->instructions;
+	total->memory_reads += h->memory_reads;
+	total->memory_writes += h->memory_writes;
 	for (int r = 0; r < REP_KINDS; r++)
 		for (int m = 0; m < MNEMONICS; m++)
 			total->mnemonic[r][m] += h->mnemonic[r][m];

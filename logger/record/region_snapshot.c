@@ -1,0 +1,116 @@
+#include "region_snapshot.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "jit_app.h"
+#include "rt_alloc.h"
+
+enum { PAGE = 4096 };
+
+void region_snapshot_state(enum record_kind kind, struct jit_thread *t, uint64_t icount,
+			   const struct state_note *note)
+{
+	size_t xlen;
+	const uint8_t *xsave = jit_thread_xsave(t, &xlen);
+	struct record *r = must_new(kind, xlen);
+	struct jit_regs regs;
+	jit_thread_get_regs(t, &regs);
+	if (note->after_syscall)
+		regs.gpr[JIT_GPR_RAX] = (uint64_t)note->result;
+	if (note->after_syscall || (note->in_syscall && kind == REC_THREAD)) {
+		regs.gpr[JIT_GPR_RCX] = regs.rip; /* what the syscall instruction leaves */
+		regs.gpr[JIT_GPR_R11] = regs.rflags;
+	}
+	memcpy(r->data, xsave, xlen);
+	r->u.thread = (struct pinball_thread){.tid = jit_thread_id(t),
+					      .icount = icount,
+					      .signal_mask = jit_thread_sigmask(t),
+					      .in_syscall = note->in_syscall,
+					      .syscall_nr = (uint64_t)note->nr};
+	memcpy(r->u.thread.regs.gpr, regs.gpr, sizeof regs.gpr);
+	r->u.thread.regs.rip = regs.rip;
+	r->u.thread.regs.rflags = regs.rflags;
+	r->u.thread.regs.fs_base = regs.fs_base;
+	r->u.thread.regs.gs_base = regs.gs_base;
+	r->u.thread.regs.xsave = r->data;
+	r->u.thread.regs.xsave_len = xlen;
+	record_push(r);
+}
+
+static void record_map(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags, uint64_t offset,
+		       const char *path)
+{
+	size_t plen = path ? strlen(path) + 1 : 0;
+	struct record *r = must_new(REC_MAP, plen);
+	if (path)
+		memcpy(r->data, path, plen);
+	r->u.map = (struct pinball_map_entry){start, end,    prot,
+					      flags, offset, path ? (const char *)r->data : NULL};
+	record_push(r);
+}
+
+static int record_mapping(const struct jit_app_mapping *m, void *arg)
+{
+	(void)arg;
+	record_map(m->start, m->end, m->prot, m->flags, m->offset, m->path);
+	return 0;
+}
+
+/* Every readable page of a mapping, as it is now (-log:fat 1). */
+static int snapshot_mapping(const struct jit_app_mapping *m, void *arg)
+{
+	(void)arg;
+	if (!(m->prot & PROT_READ))
+		return 0;
+	for (uint64_t page = m->start; page < m->end; page += PAGE) {
+		struct record *r = must_new(REC_PAGE, PAGE);
+		/* Pages past the end of a mapped file cannot be read: skip them. */
+		if (!jit_read_app_memory(r->data, page, PAGE)) {
+			rt_free(r);
+			continue;
+		}
+		r->u.page.addr = page;
+		r->u.page.prot = m->prot;
+		r->u.page.data = r->data;
+		record_push(r);
+	}
+	return 0;
+}
+
+/* The actions other than the default and the alternate stack, into a REC_BEGIN record
+ * with room for 64 actions. */
+static void describe_signal_state(struct record *r, const struct jit_thread *t)
+{
+	struct pinball_sigaction *acts = (struct pinball_sigaction *)r->data;
+	size_t n = 0;
+	for (int sig = 1; sig <= 64; sig++) {
+		struct jit_sigaction a;
+		jit_app_sigaction(t, sig, &a);
+		if (a.handler || a.flags || a.restorer || a.mask)
+			acts[n++] =
+			    (struct pinball_sigaction){sig, a.handler, a.flags, a.restorer, a.mask};
+	}
+	r->u.begin.nsigactions = n;
+	r->u.begin.sigactions = acts;
+	struct jit_sigstack ss;
+	jit_app_sigstack(t, &ss);
+	r->u.begin.sigstack = (struct pinball_sigstack){ss.sp, ss.flags, ss.size};
+}
+
+void region_snapshot_begin(const struct jit_thread *t, const char *path,
+			   const struct pinball_cause *cause, bool fat)
+{
+	struct record *r = must_new(REC_BEGIN, 64 * sizeof(struct pinball_sigaction));
+	r->u.begin.basename = path;
+	r->u.begin.cause = *cause;
+	describe_signal_state(r, t);
+	record_push(r);
+	uint64_t brk_start, brk_cur, brk_mapped;
+	jit_app_brk_state(&brk_start, &brk_cur, &brk_mapped);
+	/* The emulated break: a pseudo-mapping the replayer turns back into break state. */
+	record_map(brk_start, brk_cur, 0, 0, brk_mapped - brk_start, "[brk]");
+	jit_app_map_foreach(record_mapping, NULL);
+	if (fat)
+		jit_app_map_foreach(snapshot_mapping, NULL);
+}

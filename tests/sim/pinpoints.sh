@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Usage: pinpoints.sh PINPOINTS REPLAYER SIMPOINT PHASES_APP
+# The PinPoints flow (scripts/pinpoints) on tests/apps/phases, whose three phases of 2
+# million instructions each are known: with 100000-instruction intervals, interval i lies
+# in phase i / 20. The heavy simulation points (weight >= 0.1) must fall one in each phase,
+# the weights must sum to 1, and every region pinball must replay OK with at most an
+# interval's instructions. simpoint refuses a file without vectors with one line.
+set -uo pipefail
+pinpoints=$1 replayer=$2 simpoint=$3 app=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+PINTRACE_BIN=$(dirname "$replayer") "$pinpoints" -i 100000 -k 10 -o pp -- "$app" >flow.out 2>&1 ||
+	{ bad "the flow failed"; cat flow.out; exit 1; }
+sum=$(awk -F, 'NR > 1 { s += $4 } END { printf "%.6f", s }' pp/regions.csv)
+[ "$sum" = "1.000000" ] || bad "the weights sum to $sum"
+phases=$(awk -F, 'NR > 1 && $4 >= 0.1 { p = int($5 / 20); print (p > 2 ? 2 : p) }' pp/regions.csv |
+	sort | tr '\n' ' ')
+[ "$phases" = "0 1 2 " ] || bad "the heavy points fall in phases '$phases', not one in each of 0 1 2"
+regions=0
+while IFS=, read -r region start length weight interval pinball; do
+	[ "$region" = region ] && continue
+	out=$("$replayer" -replay:echo 0 -icount -oicount r.icount "$pinball" 2>&1)
+	n=$(sed -nE 's/^icount total ([0-9]+)$/\1/p' r.icount)
+	if ! grep -q '^replay: OK' <<<"$out" || [ -z "$n" ] || [ "$n" -gt "$length" ] || [ "$n" = 0 ]; then
+		bad "region $region ($pinball, from $start): $out; $n instructions"
+	fi
+	regions=$((regions + 1))
+done <pp/regions.csv
+echo "# nothing" >empty.bb
+out=$("$simpoint" -loadFVFile empty.bb -saveSimpoints s -saveSimpointWeights w 2>&1)
+status=$?
+if [ $status -ne 1 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -q "^simpoint: error: .*no basic-block vectors" <<<"$out"; then
+	bad "simpoint on a file without vectors: exit $status: $out"
+fi
+[ $fail = 0 ] && echo "ok: $regions region pinballs replay; heavy points one per phase; weights sum to 1"
+exit $fail
