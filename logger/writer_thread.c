@@ -114,7 +114,11 @@ static void write_record(struct writer_state *s, const struct record *r)
 		rc = pinball_writer_add_map(s->w, &r->u.map);
 		break;
 	case REC_PAGE:
-		rc = pinball_writer_add_page(s->w, r->u.page.addr, r->u.page.prot, r->u.page.data);
+		rc = r->u.page.data
+			 ? pinball_writer_add_page(s->w, r->u.page.addr, r->u.page.prot,
+						   r->u.page.data)
+			 : pinball_writer_add_zero_pages(s->w, r->u.page.addr, r->u.page.prot,
+							 r->u.page.zero_pages);
 		break;
 	case REC_EVENT:
 		rc = pinball_writer_add_event(s->w, r->u.event.tid, &r->u.event.ev);

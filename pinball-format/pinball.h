@@ -235,6 +235,9 @@ int pinball_writer_add_map(struct pinball_writer *w, const struct pinball_map_en
 /* `data` is page_size bytes; consecutive all-zero pages with one prot become one record. */
 int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
 			    const void *data);
+/* count pages of zeros from addr (a reservation the app never touched). */
+int pinball_writer_add_zero_pages(struct pinball_writer *w, uint64_t addr, uint32_t prot,
+				  uint64_t count);
 int pinball_writer_add_event(struct pinball_writer *w, uint32_t tid, const struct pinball_event *e);
 int pinball_writer_add_slice(struct pinball_writer *w, const struct pinball_slice *s);
 int pinball_writer_add_end(struct pinball_writer *w, const struct pinball_thread *t);

@@ -172,26 +172,33 @@ static bool all_zero(const void *data, size_t len)
 	return true;
 }
 
-int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
-			    const void *data)
+int pinball_writer_add_zero_pages(struct pinball_writer *w, uint64_t addr, uint32_t prot,
+				  uint64_t count)
 {
 	if (usable(w) < 0)
 		return -1;
-	if (all_zero(data, w->page_size)) {
-		w->sum.zero_pages++;
-		if (w->zero_run && prot == w->zero_prot &&
-		    addr == w->zero_addr + w->zero_count * w->page_size) {
-			w->zero_count++;
-			return 0;
-		}
-		if (flush_zero_run(w) < 0)
-			return -1;
-		w->zero_run = true;
-		w->zero_addr = addr;
-		w->zero_count = 1;
-		w->zero_prot = prot;
+	w->sum.zero_pages += count;
+	if (w->zero_run && prot == w->zero_prot &&
+	    addr == w->zero_addr + w->zero_count * w->page_size) {
+		w->zero_count += count;
 		return 0;
 	}
+	if (flush_zero_run(w) < 0)
+		return -1;
+	w->zero_run = true;
+	w->zero_addr = addr;
+	w->zero_count = count;
+	w->zero_prot = prot;
+	return 0;
+}
+
+int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
+			    const void *data)
+{
+	if (all_zero(data, w->page_size))
+		return pinball_writer_add_zero_pages(w, addr, prot, 1);
+	if (usable(w) < 0)
+		return -1;
 	if (flush_zero_run(w) < 0)
 		return -1;
 	Pinball__Page pp = PINBALL__PAGE__INIT;

@@ -42,7 +42,8 @@ struct record {
 		struct {
 			uint64_t addr;
 			uint32_t prot;
-			const uint8_t *data;
+			const uint8_t *data; /* NULL: zero_pages pages of zeros */
+			uint64_t zero_pages;
 		} page;
 		struct {
 			uint32_t tid;

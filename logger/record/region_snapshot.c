@@ -1,10 +1,13 @@
 #include "region_snapshot.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "jit_app.h"
 #include "rt_alloc.h"
+#include "rt_syscall.h"
 
 enum { PAGE = 4096 };
 
@@ -57,13 +60,52 @@ static int record_mapping(const struct jit_app_mapping *m, void *arg)
 	return 0;
 }
 
+/* Pages of a private anonymous mapping that the process never touched (neither present
+ * nor swapped out, as /proc/self/pagemap says) hold zeros: a huge reservation is recorded
+ * as runs of them without being read. From `page`, how many such pages follow (up to
+ * `max`); 0 when the page was touched or pagemap cannot tell. */
+static uint64_t untouched_pages(int pagemap, uint64_t page, uint64_t max)
+{
+	enum { BATCH = 512, PRESENT_OR_SWAPPED = 3 };
+	uint64_t entries[BATCH], n = 0;
+	while (n < max) {
+		uint64_t want = max - n < BATCH ? max - n : BATCH;
+		long got = rt_syscall4(SYS_pread64, pagemap, (long)entries, (long)(want * 8),
+				       (long)((page / PAGE + n) * 8));
+		if (got <= 0)
+			return n;
+		for (uint64_t i = 0; i < (uint64_t)got / 8; i++, n++)
+			if (entries[i] >> 62 & PRESENT_OR_SWAPPED)
+				return n;
+	}
+	return n;
+}
+
+static bool private_anonymous(const struct jit_app_mapping *m)
+{
+	return (m->flags & MAP_PRIVATE) &&
+	       (!m->path || !strcmp(m->path, "[heap]") || !strcmp(m->path, "[stack]"));
+}
+
 /* Every readable page of a mapping, as it is now (-log:fat 1). */
 static int snapshot_mapping(const struct jit_app_mapping *m, void *arg)
 {
-	(void)arg;
+	int pagemap = *(int *)arg;
 	if (!(m->prot & PROT_READ))
 		return 0;
 	for (uint64_t page = m->start; page < m->end; page += PAGE) {
+		uint64_t zeros = pagemap >= 0 && private_anonymous(m)
+				     ? untouched_pages(pagemap, page, (m->end - page) / PAGE)
+				     : 0;
+		if (zeros) {
+			struct record *z = must_new(REC_PAGE, 0);
+			z->u.page.addr = page;
+			z->u.page.prot = m->prot;
+			z->u.page.zero_pages = zeros;
+			record_push(z);
+			page += (zeros - 1) * PAGE;
+			continue;
+		}
 		struct record *r = must_new(REC_PAGE, PAGE);
 		/* Pages past the end of a mapped file cannot be read: skip them. */
 		if (!jit_read_app_memory(r->data, page, PAGE)) {
@@ -111,6 +153,11 @@ void region_snapshot_begin(const struct jit_thread *t, const char *path,
 	/* The emulated break: a pseudo-mapping the replayer turns back into break state. */
 	record_map(brk_start, brk_cur, 0, 0, brk_mapped - brk_start, "[brk]");
 	jit_app_map_foreach(record_mapping, NULL);
-	if (fat)
-		jit_app_map_foreach(snapshot_mapping, NULL);
+	if (fat) {
+		int pagemap =
+		    (int)rt_openat(AT_FDCWD, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC, 0);
+		jit_app_map_foreach(snapshot_mapping, &pagemap);
+		if (pagemap >= 0)
+			rt_close(pagemap);
+	}
 }
