@@ -76,16 +76,30 @@ void code_pages_translated(uint64_t start, uint64_t end)
 	}
 }
 
+/* The runtime lock, taken from a fault handler unless the thread holds it already: true
+ * when it was taken here (to release with unlock_after_fault). */
+static bool lock_for_fault(struct jit_thread **t)
+{
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(*t));
+	bool locked = !runtime_lock_held();
+	if (locked)
+		runtime_lock_from_handler(*t);
+	return locked;
+}
+
+static void unlock_after_fault(struct jit_thread *t, bool locked)
+{
+	if (locked)
+		runtime_unlock_from_handler(t);
+}
+
 /* Called from the dispatcher (lock held) and from the fault handler (not held). */
 bool code_pages_write_fault(uint64_t addr)
 {
 	if (!__atomic_load_n(&count, __ATOMIC_RELAXED))
 		return false;
 	struct jit_thread *t;
-	__asm__ volatile("mov %%gs:0, %0" : "=r"(t));
-	bool locked = !runtime_lock_held();
-	if (locked)
-		runtime_lock_from_handler(t);
+	bool locked = lock_for_fault(&t);
 	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
 	uint64_t *slot = slot_of(page, false);
 	uint32_t prot;
@@ -96,9 +110,19 @@ bool code_pages_write_fault(uint64_t addr)
 		jit_flush_cache();
 		rt_mprotect((void *)page, PAGE, app_prot(prot));
 	}
-	if (locked)
-		runtime_unlock_from_handler(t);
+	unlock_after_fault(t, locked);
 	return hit;
+}
+
+bool code_pages_allows(uint64_t addr, bool write)
+{
+	struct jit_thread *t;
+	bool locked = lock_for_fault(&t);
+	uint32_t prot;
+	bool allowed = app_prot_of(addr, &prot) &&
+		       (code_pages_real_prot(addr, prot) & (write ? PROT_WRITE : PROT_READ));
+	unlock_after_fault(t, locked);
+	return allowed;
 }
 
 bool code_pages_release_all(void)

@@ -14,6 +14,11 @@ void code_pages_translated(uint64_t start, uint64_t end);
  * translations retired, so the write can be retried). */
 bool code_pages_write_fault(uint64_t addr);
 
+/* Whether the page's real protection lets the app's access (a read or a write) through
+ * now: an access that faulted may have raced with a thread that made the page accessible.
+ * From the dispatcher (lock held) and from the fault handler (not held). */
+bool code_pages_allows(uint64_t addr, bool write);
+
 /* A syscall failed with EFAULT, maybe writing where the runtime keeps code write-protected
  * (a read into a buffer that holds code): every protected page is writable again, its
  * translations retired. True when there was one (the syscall may then run once more).

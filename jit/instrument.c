@@ -150,9 +150,10 @@ void jit_set_access_hook(jit_access_hook hook)
 {
 	access_hook = hook;
 }
-bool jit_grant_access(uint64_t addr)
+bool jit_grant_access(uint64_t addr, bool write)
 {
-	return code_pages_write_fault(addr) || (access_hook && access_hook(addr));
+	return (write && code_pages_write_fault(addr)) || (access_hook && access_hook(addr)) ||
+	       code_pages_allows(addr, write);
 }
 
 uint32_t jit_real_prot(uint64_t addr, uint32_t prot)
@@ -179,7 +180,7 @@ bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
 	/* Some page may be withheld: ask for each, then try again. */
 	bool granted = false;
 	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
-		granted |= access_hook(page);
+		granted |= jit_grant_access(page, false);
 	return granted && read_once(dst, addr, len);
 }
 
@@ -201,7 +202,7 @@ bool jit_write_app_memory(uint64_t addr, const void *src, size_t len)
 	 * code's translations retire), then try again. */
 	bool granted = false;
 	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
-		granted |= jit_grant_access(page);
+		granted |= jit_grant_access(page, true);
 	return granted && write_once(addr, src, len);
 }
 

@@ -299,7 +299,11 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	ucontext_t *uc = ctx;
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	uint64_t addr = (uint64_t)info->si_addr;
-	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && jit_grant_access(addr))
+	/* The page fault's error code: bit 1 for a write, bit 4 for an instruction fetch (app
+	 * code never runs from its own pages: no retry makes that right). */
+	long error = uc->uc_mcontext.gregs[REG_ERR];
+	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && !(error & 16) &&
+	    jit_grant_access(addr, error & 2))
 		return; /* a withheld page, now accessible: the access is retried */
 	if (code_cache_contains(pc)) {
 		const struct fragment *f = fragment_at_cache_pc(pc);

@@ -50,7 +50,10 @@ bool jit_write_app_memory(uint64_t addr, const void *src, size_t len);
  * not take a lock its thread could be holding. */
 typedef bool (*jit_access_hook)(uint64_t addr);
 void jit_set_access_hook(jit_access_hook hook);
-bool jit_grant_access(uint64_t addr);
+/* An access (a read or a write) to addr faulted: true when it may be retried, because the
+ * page was just made accessible (translated code's write protection lifted, the hook), or
+ * another thread made it so since the fault. */
+bool jit_grant_access(uint64_t addr, bool write);
 
 /* The real protection for an app page whose app protection is prot (a client giving a
  * withheld page back must not undo the runtime's write protection of code pages). */

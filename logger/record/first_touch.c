@@ -68,26 +68,13 @@ static void give_back(const struct watched *w, uint64_t page)
 	rt_mprotect((void *)page, PAGE, jit_real_prot(page, w->prot));
 }
 
-/* The page at page of w is no longer withheld: whether an access that faulted on it may
- * have done so before another thread gave it back, and will succeed once retried. Only
- * for a page the app may read and write (a read-only page would fault on a write again,
- * for ever). */
-static bool given_back_meanwhile(const struct watched *w, uint64_t page)
-{
-	uint32_t rw = PROT_READ | PROT_WRITE;
-	return (jit_real_prot(page, w->prot) & rw) == rw;
-}
-
-/* Records and gives back the page holding addr if it is withheld: true when this call did;
- * else *retry says whether an access that faulted there may now succeed. */
-static bool take_page(uint64_t addr, bool *retry)
+bool first_touch_page(uint64_t addr)
 {
 	rt_mutex_lock(&lock);
 	struct watched *w = find(addr);
 	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
 	size_t i = w ? (page - w->start) / PAGE : 0;
 	if (!w || !w->withheld[i]) {
-		*retry = w && given_back_meanwhile(w, page);
 		rt_mutex_unlock(&lock);
 		return false;
 	}
@@ -102,15 +89,7 @@ static bool take_page(uint64_t addr, bool *retry)
 	record_push(r);
 	w->withheld[i] = 0; /* last: whoever sees it clear finds the page given back */
 	rt_mutex_unlock(&lock);
-	*retry = true;
 	return true;
-}
-
-bool first_touch_page(uint64_t addr)
-{
-	bool retry;
-	take_page(addr, &retry);
-	return retry;
 }
 
 void first_touch_range(uint64_t addr, uint64_t len)
@@ -127,7 +106,7 @@ bool first_touch_all(void)
 	for (size_t k = 0; k < count; k++) {
 		struct watched *w = &ranges[k];
 		for (uint64_t page = w->start; page < w->end; page += PAGE)
-			any |= take_page(page, &(bool){false});
+			any |= first_touch_page(page);
 	}
 	return any;
 }

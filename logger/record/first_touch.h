@@ -16,10 +16,9 @@ void first_touch_begin(void);
 /* Gives every page still withheld back, unrecorded (region end). */
 void first_touch_end(void);
 
-/* Records and gives back the page holding addr if it is withheld. True when an access that
- * faulted there may be retried: the page was withheld, or another thread gave it back at
- * the same time (a page the app may read and write). Safe from any thread, and from a
- * fault handler. */
+/* Records and gives back the page holding addr if it is withheld: true when this call did
+ * (another thread may have given it back meanwhile: the JIT sees that from the page's
+ * protection). Safe from any thread, and from a fault handler. */
 bool first_touch_page(uint64_t addr);
 
 /* Prepares [addr, addr+len) for access by the kernel (records what is withheld there). */
