@@ -157,15 +157,21 @@ struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_re
 	return c;
 }
 
+/* In a process just forked by self (under the runtime lock): self is its only thread, with
+ * a new kernel id, and still holds the lock. */
+static void forked_child(struct jit_thread *self)
+{
+	self->os_tid = (int32_t)rt_gettid();
+	threads_after_fork(self);
+	runtime_lock_adopt();
+}
+
 long jit_fork(struct jit_thread *self, unsigned long flags)
 {
 	long r = rt_syscall6(SYS_clone, (long)(flags & ~(unsigned long)(CLONE_VM | CLONE_THREAD)),
 			     0, 0, 0, 0, 0);
-	if (r == 0) {
-		self->os_tid = (int32_t)rt_gettid();
-		threads_after_fork(self);
-		runtime_lock_adopt();
-	}
+	if (r == 0)
+		forked_child(self);
 	return r;
 }
 
@@ -247,8 +253,7 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 			t->gpr[JIT_GPR_RSP] = (uint64_t)stack;
 		if (flags & CLONE_SETTLS)
 			t->app_fs = (uint64_t)tls;
-		t->os_tid = (int32_t)rt_gettid();
-		threads_after_fork(t);
+		forked_child(t);
 	}
 	return r;
 }
