@@ -156,32 +156,32 @@ static bool is_exec(long nr)
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
 {
 	(void)arg;
-	if (nr == SYS_set_tid_address)
-		region_thread_exit_words(t)->clear_tid = (uint64_t)args[0];
-	if (nr == SYS_set_robust_list)
-		region_thread_exit_words(t)->robust_list = (uint64_t)args[0];
-	if (!recording()) {
-		if (nr == SYS_exit)
-			region_thread_exits(t);
+	struct exit_words *words = region_thread_exit_words(t);
+	if (words && nr == SYS_set_tid_address)
+		words->clear_tid = (uint64_t)args[0];
+	if (words && nr == SYS_set_robust_list)
+		words->robust_list = (uint64_t)args[0];
+	if (words && nr == SYS_exit && jit_thread_live_count() > 1) {
+		thread_exit_writes(t, args);
 		return false;
 	}
-	enum syscall_replay kind = syscall_replay_kind(nr, args);
-	if (kind == SYSCALL_REPLAY_REFUSED) {
+	if (!recording())
+		return false;
+	bool recorded = region_thread_records(t);
+	if (recorded && syscall_replay_kind(nr, args) == SYSCALL_REPLAY_REFUSED) {
 		record_refused(t, nr, args);
 		return true;
 	}
 	if (!rec.fat)
 		prepare_memory(nr, args);
-	if (record_echoed_copy(t, nr, args))
-		return true;
 	if (nr == SYS_exit_group || (nr == SYS_exit && jit_thread_live_count() == 1)) {
 		exit_in_region(t, nr, args);
 		return false;
 	}
-	if (nr == SYS_exit) {
-		thread_exit_in_region(t, args);
+	if (!recorded)
 		return false;
-	}
+	if (record_echoed_copy(t, nr, args))
+		return true;
 	/* An exec keeps the baton: should it replace the process, the region ends in it. */
 	if (!is_exec(nr))
 		region_thread_syscall_enter(t);
@@ -228,7 +228,7 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 		return;
 	}
 	bool child = is_thread_clone(nr, args) && result > 0 && newest_thread;
-	if (child && (args[0] & CLONE_CHILD_CLEARTID))
+	if (child && (args[0] & CLONE_CHILD_CLEARTID) && region_thread_exit_words(newest_thread))
 		region_thread_exit_words(newest_thread)->clear_tid = (uint64_t)args[3];
 	if (!recording())
 		return;
@@ -247,7 +247,7 @@ static void signal_delivery(struct jit_thread *t, int sig, const void *info,
 			    const struct jit_sigaction *act, uint64_t old_mask, void *arg)
 {
 	(void)arg;
-	if (!recording())
+	if (!region_thread_records(t))
 		return;
 	enum { INFO = 128 };
 	struct record *r = must_new(REC_EVENT, INFO + sizeof *act + sizeof old_mask);
@@ -267,6 +267,8 @@ static void nondet_callout(const struct jit_callout *c)
 {
 	struct nondet_result v;
 	nondet_execute(c->thread, (uintptr_t)c->arg, &v);
+	if (!region_thread_records(c->thread))
+		return;
 	struct record *r = must_new(REC_EVENT, 0);
 	r->u.event.tid = jit_thread_id(c->thread);
 	r->u.event.ev =

@@ -60,6 +60,11 @@ void region_threads_end(struct jit_thread *self, uint64_t icount, long nr);
 /* Whether t was made by a clone inside the current region (else it was there at its
  * start, perhaps made by a clone that the region's start caught in the kernel). */
 bool region_thread_born(const struct jit_thread *t);
+/* Whether what t does is the region's: it records, its start state is in the pinball and
+ * its end state is not yet. Not so for a thread that the region's start asked to stop at
+ * its next safe point when the region ends before it got there (the region's end is under
+ * way, and the thread runs outside it). */
+bool region_thread_records(const struct jit_thread *t);
 /* Whether t holds the baton of the current region (it may run app code). */
 bool region_thread_holds_baton(const struct jit_thread *t);
 /* The thread's region-relative instruction count. */
@@ -81,9 +86,11 @@ struct exit_words {
 	uint64_t clear_tid;   /* zeroed, its waiters woken (clone, set_tid_address) */
 	uint64_t robust_list; /* robust futexes the thread holds (set_robust_list) */
 };
+/* NULL for a thread the recorder does not know (a vfork child). */
 struct exit_words *region_thread_exit_words(const struct jit_thread *t);
 
-/* thread_exit.c: a thread leaves the region by SYS_exit (other threads go on). */
-void thread_exit_in_region(struct jit_thread *t, const long args[6]);
+/* thread_exit.c: a thread leaves by SYS_exit while other threads go on: the kernel's exit
+ * writes done (and recorded, in a region) before the call. */
+void thread_exit_writes(struct jit_thread *t, const long args[6]);
 
 #endif

@@ -120,6 +120,12 @@ bool region_thread_holds_baton(const struct jit_thread *t)
 	return st && st->holds;
 }
 
+bool region_thread_records(const struct jit_thread *t)
+{
+	struct rec_thread *st = in_region(t);
+	return recording() && st && st->started && !st->ended;
+}
+
 bool region_thread_born(const struct jit_thread *t)
 {
 	struct rec_thread *st = in_region(t);
@@ -138,7 +144,8 @@ uint64_t region_callout_icount(const struct jit_callout *c)
 
 struct exit_words *region_thread_exit_words(const struct jit_thread *t)
 {
-	return &state_of(t)->exit_words;
+	struct rec_thread *st = state_of(t);
+	return st ? &st->exit_words : NULL;
 }
 
 /* ---- start and end states ---- */

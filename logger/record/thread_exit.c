@@ -1,10 +1,16 @@
-/* A thread that exits inside a region while other threads go on. At its exit the kernel
- * writes app memory: it marks the robust futexes the thread still holds as owned by a dead
- * thread and zeroes its clear_child_tid word (pthread_join waits on it), waking their
- * waiters. Done by the kernel, those writes would land at a moment no schedule records
- * (another thread could read a word either side of them); the recorder does them itself
- * while the thread holds the baton, records them as the exit's writes, and tells the kernel
- * there is nothing left to do. App threads, TLS-free. */
+/* A thread that exits while other threads go on. At its exit the kernel writes app memory:
+ * it marks the robust futexes the thread still holds as owned by a dead thread and zeroes
+ * its clear_child_tid word (pthread_join waits on it), waking their waiters. The recorder
+ * does those writes itself, under the runtime lock, and tells the kernel there is nothing
+ * left to do:
+ * - inside a region, done by the kernel they would land at a moment no schedule records
+ *   (another thread could read a word either side of them); done while the thread holds
+ *   the baton, they are recorded as the exit's writes;
+ * - outside a region, done by the kernel they could land after another thread started a
+ *   region (a thread in a syscall counts as stopped): unrecorded in the pinball's memory,
+ *   or lost on a page withheld for first-touch recording, where the kernel's write fails
+ *   silently and pthread_join waits for ever.
+ * App threads, TLS-free. */
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -28,7 +34,7 @@ struct exit_writes {
 /* Reads app memory the kernel would read, made accessible first in first-touch mode. */
 static bool read_app(void *dst, uint64_t addr, size_t len)
 {
-	if (!rec.fat)
+	if (recording() && !rec.fat)
 		first_touch_range(addr, len);
 	return jit_read_app_memory(dst, addr, len);
 }
@@ -94,11 +100,11 @@ static void walk_robust_list(struct exit_writes *w, uint64_t head)
 		futex_death(w, pending + (uint64_t)offset, pending_pi, true);
 }
 
-void thread_exit_in_region(struct jit_thread *t, const long args[6])
+void thread_exit_writes(struct jit_thread *t, const long args[6])
 {
 	struct exit_writes *w = rt_alloc(sizeof *w);
 	if (!w)
-		jit_fatal("out of memory while recording");
+		jit_fatal("out of memory at a thread's exit");
 	w->n = 0;
 	w->tid = (uint32_t)rt_gettid();
 	struct exit_words *words = region_thread_exit_words(t);
@@ -106,12 +112,13 @@ void thread_exit_in_region(struct jit_thread *t, const long args[6])
 	rt_syscall2(SYS_set_robust_list, 0, sizeof(long) * 3);
 	if (words->clear_tid) {
 		rt_syscall1(SYS_set_tid_address, 0);
-		if (!rec.fat)
+		if (recording() && !rec.fat)
 			first_touch_range(words->clear_tid, sizeof(uint32_t));
 		write_word(w, words->clear_tid, 0);
 		rt_syscall6(SYS_futex, (long)words->clear_tid, FUTEX_WAKE, 1 << 30, 0, 0, 0);
 	}
-	record_thread_exit(t, args, w->writes, w->n);
+	if (region_thread_records(t))
+		record_thread_exit(t, args, w->writes, w->n);
 	rt_free(w);
 	region_thread_exits(t);
 }

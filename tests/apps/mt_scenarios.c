@@ -16,6 +16,8 @@
  *              marks them owner-dead at the exit
  *   raw_clone  threads made by clone(2) itself with the flags Go's runtime uses, and with
  *              the kernel's tid writes (PARENT_SETTID, CHILD_SETTID, CHILD_CLEARTID)
+ *   exit_at_start  rounds in which threads exit (pthread_join waits for the kernel to
+ *              clear their tid word) just as another thread starts a region
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -407,6 +409,41 @@ static void raw_clone(void)
 	STOP();
 }
 
+/* ---- exit_at_start ---- */
+static pthread_barrier_t round_start;
+static void *exit_now(void *arg)
+{
+	pthread_barrier_wait(&round_start);
+	return (void *)work((long)arg, (long)arg * 50);
+}
+static void *start_region(void *arg)
+{
+	pthread_barrier_wait(&round_start);
+	START();
+	long x = work((long)arg, 2000);
+	STOP();
+	return (void *)x;
+}
+static void exit_at_start(void)
+{
+	enum { ROUNDS = 25, EXITERS = 6 };
+	long sum = 0;
+	for (long round = 0; round < ROUNDS; round++) {
+		pthread_t t[EXITERS + 1];
+		pthread_barrier_init(&round_start, NULL, EXITERS + 1);
+		for (long i = 0; i < EXITERS; i++)
+			pthread_create(&t[i], NULL, exit_now, (void *)i);
+		pthread_create(&t[EXITERS], NULL, start_region, (void *)round);
+		for (long i = 0; i <= EXITERS; i++) {
+			void *r;
+			pthread_join(t[i], &r);
+			sum += (long)r;
+		}
+		pthread_barrier_destroy(&round_start);
+	}
+	say("exit at start: %ld rounds, %ld\n", ROUNDS, sum);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -416,7 +453,7 @@ int main(int argc, char **argv)
 	    {"racy", racy},	{"queue", queue},	    {"short", short_lived},
 	    {"exits", exits},	{"sleeper", sleeper},	    {"signals", signals_between_threads},
 	    {"before", before}, {"both_start", both_start}, {"cpus", cpus},
-	    {"robust", robust}, {"raw_clone", raw_clone}};
+	    {"robust", robust}, {"raw_clone", raw_clone},   {"exit_at_start", exit_at_start}};
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof scenarios[0]; i++)
 		if (!strcmp(argv[1], scenarios[i].name)) {
 			scenarios[i].run();
@@ -424,6 +461,6 @@ int main(int argc, char **argv)
 		}
 	fprintf(stderr,
 		"usage: mt_scenarios racy|queue|short|exits|sleeper|signals|before|both_start|"
-		"cpus|robust|raw_clone\n");
+		"cpus|robust|raw_clone|exit_at_start\n");
 	return 2;
 }
