@@ -7,6 +7,7 @@
 
 #include "jit_app.h"
 #include "rt_alloc.h"
+#include "rt_string.h"
 #include "rt_syscall.h"
 
 enum { PAGE = 4096 };
@@ -143,9 +144,15 @@ static void describe_signal_state(struct record *r, const struct jit_thread *t)
 void region_snapshot_begin(const struct jit_thread *t, const char *path,
 			   const struct pinball_cause *cause, bool fat)
 {
-	struct record *r = must_new(REC_BEGIN, 64 * sizeof(struct pinball_sigaction));
+	enum { ACTIONS = 64 * sizeof(struct pinball_sigaction), SPEC = 256 };
+	struct record *r = must_new(REC_BEGIN, ACTIONS + SPEC);
 	r->u.begin.basename = path;
 	r->u.begin.cause = *cause;
+	/* The cause's text is the recorder's, which the region's stop event rewrites, maybe
+	 * before the writer thread got here: the record keeps its own copy. */
+	char *spec = (char *)r->data + ACTIONS;
+	rt_strlcpy(spec, cause->spec ? cause->spec : "", SPEC);
+	r->u.begin.cause.spec = spec;
 	describe_signal_state(r, t);
 	record_push(r);
 	uint64_t brk_start, brk_cur, brk_mapped;
