@@ -36,7 +36,7 @@ static const struct knob logger_knobs[] = {
      .kind = KNOB_UINT,
      .offset = offsetof(struct logger_knobs, stress_stop_ms),
      .value = "N",
-     .help = "(test) stop and resume every thread every N milliseconds; 0: never",
+     .help = "(test) stop and resume every thread every N ms of CPU time; 0: never",
      .max = STRESS_STOP_MS_MAX},
     KNOB("-follow_execv", KNOB_BOOL, follow_execv, NULL,
 	 "run programs the app execs under the JIT"),
