@@ -92,6 +92,7 @@ void instrument_syscall_post(struct jit_thread *t, long nr, const long args[6], 
 void instrument_safe_point(struct jit_thread *t, uint64_t icount);
 /* Whether every client lets the signal reach the app (signal_filter). */
 bool instrument_signal_filter(struct jit_thread *t, int sig, const void *info);
+bool instrument_filters_signals(void); /* some client has a signal_filter */
 void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 				const struct jit_sigaction *act, uint64_t old_mask);
 

@@ -134,6 +134,8 @@ static uint64_t exit_pc(const struct jit_thread *t, const struct jit_exit *rec)
 		return t->ibl_target;
 	case EXIT_SYSCALL: /* before the syscall instruction, which has not run yet */
 		return rec->target - 2;
+	case EXIT_FAULT:
+		return signals_fault_pc(t);
 	default:
 		return rec->target;
 	}
@@ -215,6 +217,10 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 	case EXIT_UNSUPPORTED:
 		jit_fatal("the app ran an instruction the runtime does not support yet at 0x%lx",
 			  exit.target);
+	case EXIT_FAULT:
+		signals_take_fault(t);
+		next = t->app_pc;
+		break;
 	}
 
 	if (exit.kind <= EXIT_SYSCALL && signals_pending(t)) {

@@ -20,6 +20,7 @@ enum exit_kind {
 	EXIT_BAD_OPCODE,  /* the bytes at target do not decode */
 	EXIT_UNSUPPORTED, /* an instruction the runtime cannot run yet */
 	EXIT_CALLOUT,	  /* a client's call into C; resume at `resume` */
+	EXIT_FAULT,	  /* a fault of the app's, taken to the dispatcher (signals.h) */
 };
 
 struct jit_callout;

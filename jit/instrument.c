@@ -369,6 +369,14 @@ void instrument_signal_delivery(struct jit_thread *t, int sig, const void *info,
 			clients[i]->signal_delivery(t, sig, info, act, old_mask, clients[i]->arg);
 }
 
+bool instrument_filters_signals(void)
+{
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->signal_filter)
+			return true;
+	return false;
+}
+
 bool instrument_signal_filter(struct jit_thread *t, int sig, const void *info)
 {
 	bool pass = true;

@@ -19,6 +19,7 @@
 #include "runtime_lock.h"
 #include "signal_frame.h"
 #include "threads.h"
+#include "translate.h"
 
 /* The kernel's struct sigaction for rt_sigaction. */
 struct kernel_sigaction {
@@ -43,7 +44,19 @@ struct pending_signals {
 	/* A sigsuspend just returned: its mask, not the restored one, decides delivery. */
 	bool after_suspend;
 	uint64_t suspend_mask;
+	/* A fault taken to the dispatcher (clients filter signals): at fault_pc, where the
+	 * block counted fault_counted_from instructions that did not run. */
+	int fault_sig;
+	siginfo_t fault_info;
+	uint64_t fault_pc;
+	uint8_t fault_counted_from;
 };
+
+/* With a client that filters signals (a debugger stops at them), a fault of the app's is
+ * taken out of the signal handler into the dispatcher, at the faulting instruction as at a
+ * block boundary, through this stub. */
+static struct jit_exit fault_exit = {.kind = EXIT_FAULT};
+static uint8_t *fault_stub;
 
 /* The app's actions and alternate stack: the process's, or a vfork child's own copy (the
  * child shares our memory but not our signal state: glibc's posix_spawn child resets the
@@ -226,17 +239,30 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 	return true;
 }
 
-/* A fault in app code that kills the app: its state at the faulting instruction, with the
- * instruction count taken back to the instructions before it, for the app_dies hooks. A
- * REP string instruction is counted by iterations as they go: where it stopped is unknown. */
-static enum jit_death_place fault_place(struct jit_thread *t, const ucontext_t *uc,
-					uint64_t cache_pc)
+/* The thread's state at a fault in app code, at the faulting instruction: false where it
+ * is not known (a REP string instruction is counted by iterations as they go: where it
+ * stopped is unknown). *counted_from: the instructions its block counted at its start from
+ * this one on, which have not run. */
+static bool fault_state(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc,
+			uint8_t *counted_from)
 {
 	const struct fragment *f = fragment_at_cache_pc(cache_pc);
 	const struct insn_map *m = f ? fragment_insn_at(f, cache_pc) : NULL;
 	if (!m || m->counted_from == INSN_COUNT_UNKNOWN || !app_state_at(t, uc, cache_pc))
+		return false;
+	*counted_from = m->counted_from;
+	return true;
+}
+
+/* A fault in app code that kills the app: its state at the faulting instruction, with the
+ * instruction count taken back to the instructions before it, for the app_dies hooks. */
+static enum jit_death_place fault_place(struct jit_thread *t, const ucontext_t *uc,
+					uint64_t cache_pc)
+{
+	uint8_t counted_from;
+	if (!fault_state(t, uc, cache_pc, &counted_from))
 		return JIT_DEATH_ELSEWHERE;
-	instrument_uncount(t, t->app_pc, m->counted_from, 0);
+	instrument_uncount(t, t->app_pc, counted_from, 0);
 	return JIT_DEATH_AT_INSN;
 }
 
@@ -251,6 +277,48 @@ static enum jit_death_place interrupted_place(struct jit_thread *t, const uconte
 	if (!m || m->rewritten || pc != (uint64_t)f->indirect_entry + m->cache_off)
 		return JIT_DEATH_ELSEWHERE;
 	return fault_place(t, uc, pc);
+}
+
+/* With clients that filter signals: the fault is left for the dispatcher (signals_take_fault),
+ * the thread's state that of the faulting instruction. False when it cannot be (a REP string
+ * instruction, whose count there is not known). */
+static bool defer_fault(struct jit_thread *t, int sig, siginfo_t *info, ucontext_t *uc)
+{
+	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	if (!fault_stub || !t->signals || !fault_state(t, uc, pc, &t->signals->fault_counted_from))
+		return false;
+	t->signals->fault_sig = sig;
+	t->signals->fault_info = *info;
+	if (sig == SIGILL || sig == SIGFPE) /* the kernel gave the address in the cache */
+		t->signals->fault_info.si_addr = (void *)t->app_pc;
+	t->signals->fault_pc = t->app_pc;
+	uint64_t real = current_mask(t) & ~fault_bits();
+	memcpy(&uc->uc_sigmask, &real, sizeof real);
+	t->jump_target = (uint64_t)fault_stub;
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)jit_resume_cache;
+	return true;
+}
+
+uint64_t signals_fault_pc(const struct jit_thread *t)
+{
+	return t->signals->fault_pc;
+}
+
+void signals_take_fault(struct jit_thread *t)
+{
+	int sig = t->signals->fault_sig;
+	siginfo_t *info = &t->signals->fault_info;
+	t->app_pc = t->signals->fault_pc;
+	if (!instrument_signal_filter(t, sig, info))
+		return; /* withheld: the instruction runs again */
+	/* A handler runs with the faulting block counted whole, as without clients; a death is
+	 * at the instruction's count. */
+	if (app_has_handler(t, sig) && !(current_mask(t) & bit(sig))) {
+		call_handler(t, sig, info);
+		return;
+	}
+	instrument_uncount(t, t->app_pc, t->signals->fault_counted_from, 0);
+	signals_die_by(sig, JIT_DEATH_AT_INSN);
 }
 
 /* A fault in app code that the app handles: leave the kernel's handler into the runtime's
@@ -312,6 +380,8 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 				  "any app instruction's translation (address 0x%lx)",
 				  sig, pc, addr);
 		struct jit_thread *t = current_thread();
+		if (defer_fault(t, sig, info, uc))
+			return;
 		/* a fault the app blocks is fatal, as the kernel forces it */
 		if (app_has_handler(t, sig) && !(current_mask(t) & bit(sig))) {
 			deliver_fault(t, sig, info, uc);
@@ -434,6 +504,8 @@ void signals_init(struct jit_thread *t)
 	}
 	for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
 		install(fault_signals[i], on_fault);
+	if (instrument_filters_signals())
+		fault_stub = translate_lasting_stub(&fault_exit);
 }
 
 bool signals_own_copy(struct jit_thread *child, const struct jit_thread *parent)

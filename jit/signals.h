@@ -74,6 +74,12 @@ bool signals_restart_syscall(const struct jit_thread *t, long nr);
  * pointed at the app's handler, or ends the process by the signal. */
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc);
 
+/* A fault the signal handler left for the dispatcher (EXIT_FAULT, when clients filter
+ * signals): its pc, and taking it there: the clients' filter, then the app's handler or its
+ * death, or nothing (the filter withheld it: the instruction runs again). */
+uint64_t signals_fault_pc(const struct jit_thread *t);
+void signals_take_fault(struct jit_thread *t);
+
 /* Ends the process the way signal `sig` with its default action would (the clients' app_dies
  * hooks first, told where the current thread stands). */
 _Noreturn void signals_die_by(int sig, enum jit_death_place where);

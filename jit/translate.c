@@ -2,6 +2,7 @@
 
 #include <cpuid.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include "block.h"
@@ -152,6 +153,18 @@ static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
 	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_movabs(e, JIT_GPR_RAX, (uint64_t)rec);
 	emit_jmp_gs(e, TB_ENTER_DISPATCH);
+}
+
+uint8_t *translate_lasting_stub(const struct jit_exit *rec)
+{
+	enum { SIZE = 4096 };
+	long page = rt_mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rt_is_error(page))
+		return NULL;
+	struct emitter e = {(uint8_t *)page, (uint8_t *)page, (uint8_t *)page + SIZE, false};
+	emit_exit_stub(&e, rec);
+	rt_mprotect((void *)page, SIZE, PROT_READ | PROT_EXEC);
+	return (uint8_t *)page;
 }
 
 static void emit_inline_exit(struct translation *t, enum exit_kind kind, uint64_t target)

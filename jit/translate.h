@@ -6,6 +6,8 @@
 
 #include "fragment.h"
 
+struct jit_exit;
+
 void translate_init(void);
 
 /* Translates the block at app_pc (clients instrument it) and registers the fragment.
@@ -21,6 +23,10 @@ struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns);
 
 /* The app changed its memory map: forget which pages were found readable. */
 void translate_forget_readable_pages(void);
+
+/* An exit stub for rec in memory of its own (not the code cache, which a reset reuses):
+ * jumping there enters the dispatcher with rec. NULL when out of memory. */
+uint8_t *translate_lasting_stub(const struct jit_exit *rec);
 
 /* The shared exit record for indirect-branch misses (never linked). */
 extern struct jit_exit translate_indirect_exit;
