@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "rt_format.h"
+
 static int digit_value(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -66,4 +68,33 @@ bool rt_ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+static const char *const signal_names[] = {
+    "0",	 "SIGHUP",  "SIGINT",	 "SIGQUIT", "SIGILL",	"SIGTRAP", "SIGABRT", "SIGBUS",
+    "SIGFPE",	 "SIGKILL", "SIGUSR1",	 "SIGSEGV", "SIGUSR2",	"SIGPIPE", "SIGALRM", "SIGTERM",
+    "SIGSTKFLT", "SIGCHLD", "SIGCONT",	 "SIGSTOP", "SIGTSTP",	"SIGTTIN", "SIGTTOU", "SIGURG",
+    "SIGXCPU",	 "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO",   "SIGPWR",  "SIGSYS"};
+enum { NAMED_SIGNALS = sizeof signal_names / sizeof signal_names[0], MAX_SIGNAL = 64 };
+
+const char *rt_signal_name(int sig, char buf[16])
+{
+	if (sig > 0 && sig < NAMED_SIGNALS)
+		return signal_names[sig];
+	rt_format(buf, 16, "SIGRT%d", sig - NAMED_SIGNALS);
+	return buf;
+}
+
+int rt_signal_number(const char *name)
+{
+	for (int sig = 1; sig < NAMED_SIGNALS; sig++)
+		if (!strcmp(name, signal_names[sig]))
+			return sig;
+	uint64_t n;
+	char buf[16];
+	if (rt_starts_with(name, "SIGRT") && rt_parse_u64(name + 5, &n) &&
+	    n <= MAX_SIGNAL - NAMED_SIGNALS &&
+	    !strcmp(rt_signal_name(NAMED_SIGNALS + (int)n, buf), name)) /* no "SIGRT0x1" */
+		return NAMED_SIGNALS + (int)n;
+	return 0;
 }

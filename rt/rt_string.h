@@ -21,4 +21,10 @@ size_t rt_strlcpy(char *dst, const char *src, size_t cap);
 bool rt_starts_with(const char *s, const char *prefix);
 bool rt_ends_with(const char *s, const char *suffix);
 
+/* A signal's name as the kernel's headers spell it ("SIGSEGV"; real-time ones "SIGRT<n>",
+ * n counted from 32), written into buf when it is not a constant. */
+const char *rt_signal_name(int sig, char buf[16]);
+/* The number of a name rt_signal_name gives (1 to 64); 0 for any other string. */
+int rt_signal_number(const char *name);
+
 #endif

@@ -320,22 +320,6 @@ static void before_exec(struct jit_thread *t, void *arg)
 
 /* The app dies of a signal: the region cannot be finished (the thread may be anywhere,
  * holding any lock), and what it wrote so far must not stay behind. */
-/* "SIGSEGV" for the pinball's stop cause. */
-static const char *signal_name(int sig)
-{
-	static const char *const names[] = {
-	    "0",	"SIGHUP",  "SIGINT",	"SIGQUIT", "SIGILL",  "SIGTRAP",   "SIGABRT",
-	    "SIGBUS",	"SIGFPE",  "SIGKILL",	"SIGUSR1", "SIGSEGV", "SIGUSR2",   "SIGPIPE",
-	    "SIGALRM",	"SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP",   "SIGTSTP",
-	    "SIGTTIN",	"SIGTTOU", "SIGURG",	"SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF",
-	    "SIGWINCH", "SIGIO",   "SIGPWR",	"SIGSYS"};
-	static char other[16];
-	if (sig > 0 && (size_t)sig < sizeof names / sizeof names[0])
-		return names[sig];
-	rt_format(other, sizeof other, "SIGRT%d", sig - 32);
-	return other;
-}
-
 /* Whether the region can end where the dying thread stands: before the instruction that
  * faulted (it was running app code, so it holds the baton and every other thread waits),
  * or inside a syscall when it is the only thread (no other can be running meanwhile). A
@@ -358,8 +342,10 @@ static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, 
 		long nr = -1;
 		if (where == JIT_DEATH_IN_SYSCALL)
 			jit_thread_in_syscall(t, &nr);
+		char name[16];
+		rt_strlcpy(rec.cause_text, rt_signal_name(sig, name), sizeof rec.cause_text);
 		rec.cause = (struct pinball_cause){.kind = "signal",
-						   .spec = signal_name(sig),
+						   .spec = rec.cause_text,
 						   .tid = jit_thread_id(t),
 						   .icount = jit_thread_icount(t)};
 		end_region(t, jit_thread_icount(t), nr);

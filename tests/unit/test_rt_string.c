@@ -44,6 +44,21 @@ START_TEST(strlcpy_truncates_and_terminates)
 }
 END_TEST
 
+START_TEST(signal_names_round_trip)
+{
+	char buf[16];
+	ck_assert_str_eq(rt_signal_name(11, buf), "SIGSEGV");
+	ck_assert_str_eq(rt_signal_name(31, buf), "SIGSYS");
+	ck_assert_str_eq(rt_signal_name(34, buf), "SIGRT2");
+	for (int sig = 1; sig <= 64; sig++)
+		ck_assert_int_eq(rt_signal_number(rt_signal_name(sig, buf)), sig);
+	ck_assert_int_eq(rt_signal_number("SIGRT0x1"), 0);
+	ck_assert_int_eq(rt_signal_number("SIGRT33"), 0);
+	ck_assert_int_eq(rt_signal_number("SEGV"), 0);
+	ck_assert_int_eq(rt_signal_number("0"), 0);
+}
+END_TEST
+
 Suite *rt_string_suite(void)
 {
 	Suite *s = suite_create("rt_string");
@@ -51,6 +66,7 @@ Suite *rt_string_suite(void)
 	tcase_add_test(tc, parse_u64_accepts_decimal_and_hex);
 	tcase_add_test(tc, parse_u64_rejects_garbage_and_overflow);
 	tcase_add_test(tc, strlcpy_truncates_and_terminates);
+	tcase_add_test(tc, signal_names_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }
