@@ -65,9 +65,8 @@ static const struct knob replayer_knobs[] = {
 
 static int parse(int argc, char **argv, struct knobs *k)
 {
-	*k = (struct knobs){.echo = true,
-			    .checkpoints = DEFAULT_CHECKPOINT_INTERVAL,
-			    .basename = "pinball/log"};
+	*k = (struct knobs){
+	    .echo = true, .checkpoints = DEFAULT_CHECKPOINT_INTERVAL, .basename = "pinball/log"};
 	trace_knobs_init(&k->trace);
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "replayer: error: out of memory\n");
@@ -223,6 +222,7 @@ int main(int argc, char **argv)
 	if (k.shared.debug.on) {
 		options.region_start = debug_stop_region_start;
 		options.output_new = debug_stop_output_new;
+		options.death = debug_stop_death;
 	}
 	options.observer = k.log ? &relog_observer : NULL;
 	if (!replay_start(&in, &options)) {

@@ -44,6 +44,11 @@ void debug_stop_interrupt(void);
  * again in each copy made from it when gdb goes back. TLS-free. */
 void debug_stop_region_start(struct jit_thread *first);
 
+/* A replay ends where the recorded app died of signal sig, with thread t at the instruction
+ * that faulted (or where the signal found it): gdb sees the signal stop t there, and once it
+ * resumes, the process's death by it, as in the recording. TLS-free. */
+void debug_stop_death(struct jit_thread *t, int sig);
+
 /* Whether the app's output at thread `number`'s count `icount` is new (echo it): false for a
  * stretch replayed again after going back, whose output was echoed the first time. */
 bool debug_stop_output_new(uint32_t number, uint64_t icount);

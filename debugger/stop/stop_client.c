@@ -231,6 +231,21 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 	__atomic_store_n(&dbg.threads[n], ts, __ATOMIC_RELEASE);
 }
 
+/* Stops t for signal sig where it stands (a block boundary, or the instruction that
+ * faulted): whether gdb passes the signal on as it resumes. */
+static bool stop_at_signal(struct jit_thread *t, struct dbg_thread *ts, int sig)
+{
+	struct jit_regs r;
+	jit_thread_get_regs(t, &r);
+	struct jit_callout here = {.thread = t, .pc = r.rip};
+	dbg_stop(&here, &(struct dbg_stop){.kind = DBG_STOP_SIGNAL, .signal = sig});
+	bool pass = ts->pass_signal != 0;
+	while (ts->hold)
+		dbg_park_held(&here, ts);
+	dbg_update_budget(ts);
+	return pass;
+}
+
 /* An app signal about to be delivered stops its thread: gdb shows it and says whether the
  * app gets it (a resume with the signal) or not. */
 static bool signal_filter(struct jit_thread *t, int sig, const void *info, void *arg)
@@ -240,15 +255,15 @@ static bool signal_filter(struct jit_thread *t, int sig, const void *info, void 
 	struct dbg_thread *ts = dbg_thread_of(t);
 	if (!ts || !dbg_channel->connected || dbg.disabled)
 		return true;
-	struct jit_regs r;
-	jit_thread_get_regs(t, &r);
-	struct jit_callout here = {.thread = t, .pc = r.rip}; /* a block boundary */
-	dbg_stop(&here, &(struct dbg_stop){.kind = DBG_STOP_SIGNAL, .signal = sig});
-	bool pass = ts->pass_signal != 0;
-	while (ts->hold)
-		dbg_park_held(&here, ts);
-	dbg_update_budget(ts);
-	return pass;
+	return stop_at_signal(t, ts, sig);
+}
+
+void debug_stop_death(struct jit_thread *t, int sig)
+{
+	struct dbg_thread *ts = dbg_thread_of(t);
+	if (ts && dbg_channel->connected && !dbg.disabled)
+		stop_at_signal(t, ts, sig);
+	dbg.death_signal = sig;
 }
 
 static bool is_fork_child(long nr, const long args[6], long result)
@@ -287,7 +302,11 @@ static void process_ends(const struct dbg_stop *how)
 static void at_exit(int status, void *arg)
 {
 	(void)arg;
-	process_ends(&(struct dbg_stop){.kind = DBG_STOP_EXITED, .status = status});
+	if (dbg.death_signal)
+		process_ends(
+		    &(struct dbg_stop){.kind = DBG_STOP_KILLED, .signal = dbg.death_signal});
+	else
+		process_ends(&(struct dbg_stop){.kind = DBG_STOP_EXITED, .status = status});
 }
 
 static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, void *arg)

@@ -52,6 +52,7 @@ struct debugger {
 	struct dbg_goal goal;
 	uint64_t next_mark; /* the total count where the next periodic checkpoint is due */
 	bool abandoned;	    /* the stub gave this copy of the replay up: it ends */
+	int death_signal;   /* a replay ends where the recorded app died of it */
 };
 
 extern struct debugger dbg;

@@ -29,6 +29,9 @@ struct replay_options {
 	/* Whether the output of thread `number` at `icount` is echoed (false for a stretch
 	 * replayed again). */
 	bool (*output_new)(uint32_t number, uint64_t icount);
+	/* The replay ends where the recorded app died of signal sig; t, the last thread to
+	 * finish, stands where it died (the one that held the baton). */
+	void (*death)(struct jit_thread *t, int sig);
 };
 
 /* Registers the client; `in` must stay alive. The thread jit_run_state starts plays the

@@ -10,6 +10,7 @@
 #include "replay_internal.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
+#include "rt_string.h"
 #include "rt_syscall.h"
 
 /* Flags that the replay must reproduce exactly (the status flags and DF). */
@@ -226,6 +227,9 @@ void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t ico
 		return;
 	if (rp.opt.observer)
 		rp.opt.observer->end(t, icount, rp.opt.observer->arg);
+	int death = rt_signal_number(rp.in->death_signal);
+	if (death && rp.opt.death)
+		rp.opt.death(t, death);
 	jit_message_line("replay: OK %lu instructions, %zu threads, %lu syscalls injected%s%s%s",
 			 recorded_instructions(), rp.in->nthreads, rp.syscalls,
 			 rp.in->death_signal[0] ? "; then the app died of " : "",

@@ -1,12 +1,15 @@
 /* The gdb tests' program: a call chain with locals, a global that changes at known writes,
  * a code checksum (a breakpoint must never show in app memory), an exit status; with a
  * second argument "signals", it sends itself SIGUSR1 twice and says how many reached its
- * handler. Built without optimisation so that every local lives on the stack where gdb
- * looks for it. */
+ * handler; with "segv", it writes through a null pointer in fault_here() (unhandled: it dies
+ * of SIGSEGV), with "segv_handled" the same with a handler that says so and exits with 3.
+ * Built without optimisation so that every local lives on the stack where gdb looks for
+ * it. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int counter; /* the watched global: written once per step of accumulate */
 
@@ -44,9 +47,27 @@ static void on_usr1(int sig)
 	usr1_handled++;
 }
 
+static void on_segv(int sig)
+{
+	(void)sig;
+	static const char said[] = "segv handled\n";
+	write(1, said, sizeof said - 1);
+	_exit(3);
+}
+
+void fault_here(int *volatile where)
+{
+	*where = counter;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 4;
+	if (argc > 2 && !strncmp(argv[2], "segv", 4)) {
+		if (!strcmp(argv[2], "segv_handled"))
+			signal(SIGSEGV, on_segv);
+		fault_here(NULL);
+	}
 	if (argc > 2 && !strcmp(argv[2], "signals")) {
 		signal(SIGUSR1, on_usr1);
 		raise(SIGUSR1);

@@ -163,6 +163,29 @@ signal 0' -o pb/g "$target" 4 signals
 	has 'usr1 handled 1'
 	ok "two SIGUSR1 stops, one passed to the handler, one suppressed"
 	;;
+fault) # a fault stops the app at the faulting instruction, before its handler or its death
+	session record 3 'continue
+bt 1
+info registers rip
+continue' -o pb/f "$target" 4 segv_handled
+	has 'Program received signal SIGSEGV, Segmentation fault\.'
+	has '^#0 +(0x[0-9a-f]+ in )?fault_here \(where=0x0\)'
+	has 'segv handled'
+	session record 139 'continue
+continue' -o pb/f "$target" 4 segv
+	has 'Program received signal SIGSEGV, Segmentation fault\.'
+	has 'Program terminated with signal SIGSEGV, Segmentation fault\.'
+	for how in segv_handled segv; do # the replays stop at the fault too, and stay exact
+		record pb/$how "$target" 4 $how
+		session replay 0 'continue
+bt 1
+continue' pb/$how.0 "$target"
+		has 'Program received signal SIGSEGV, Segmentation fault\.'
+		has '^#0 +(0x[0-9a-f]+ in )?fault_here \(where=0x0\)'
+		has 'replay: OK '
+	done
+	ok "stopped at the fault in fault_here, recording and replaying; then the handler ran, or the app died of it"
+	;;
 interrupt) # Ctrl-C (gdb's SIGINT, as from a terminal) stops the running app; detach lets it go
 	session record 0 'shell (sleep 0.5; kill -INT $PPID) &
 continue
@@ -287,7 +310,7 @@ continue' pb/w.0 "$target"
 	[ "$(value COUNTER)" = 14 ] || fail "counter at square(4): $(value COUNTER)"
 	# going back the writes of 14 and 5 undo themselves (gdb: old = later, new = earlier)
 	grep -A5 'Hardware watchpoint 2: counter' out | tr '\n' ' ' >flat
-	grep -q 'Old value = 14 New value = 5 .* in accumulate (n=4) at .*gdb_target.c:24' flat ||
+	grep -Eq 'Old value = 14 New value = 5 .* in accumulate \(n=4\) at .*gdb_target.c:[0-9]+ [0-9]+\s+counter = total;' flat ||
 		fail "first reverse-continue: $(cat flat)"
 	grep -q 'Old value = 5 New value = 1 ' flat || fail "second reverse-continue: $(cat flat)"
 	grep -q 'Old value = 1 New value = 5 ' flat || fail "forward again: $(cat flat)"
