@@ -1,7 +1,9 @@
 #include "app_map.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
+#include "block.h"
 #include "rt_alloc.h"
 #include "rt_mutex.h"
 
@@ -161,7 +163,36 @@ int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), v
 	return r;
 }
 
+/* Once the app runs, adopted images are announced as they come; before, all at its start. */
+static bool app_running;
+
 void jit_app_map_adopt(const struct jit_app_mapping *m)
 {
 	app_map_add(m->start, m->end, m->prot, m->flags, m->offset, m->path);
+	if (app_running && m->path && (m->prot & PROT_EXEC))
+		instrument_image_mapped(m->path, m->start, m->end, m->offset);
+}
+
+void app_map_announce_images(void)
+{
+	/* A copy: the clients' hooks may walk the map themselves (its lock is not recursive). */
+	rt_mutex_lock(&lock);
+	size_t n = 0;
+	struct jit_app_mapping *images = rt_alloc((count + 1) * sizeof *images);
+	for (size_t i = 0; images && i < count; i++) {
+		if (!maps[i].path || !(maps[i].prot & PROT_EXEC))
+			continue;
+		images[n] = maps[i];
+		images[n].path = rt_strdup(maps[i].path);
+		if (images[n].path)
+			n++;
+	}
+	rt_mutex_unlock(&lock);
+	for (size_t i = 0; i < n; i++) {
+		instrument_image_mapped(images[i].path, images[i].start, images[i].end,
+					images[i].offset);
+		rt_free((void *)images[i].path);
+	}
+	rt_free(images);
+	app_running = true;
 }

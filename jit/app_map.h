@@ -13,6 +13,9 @@ void app_map_add(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags, ui
 		 const char *path);
 void app_map_remove(uint64_t start, uint64_t end);
 void app_map_protect(uint64_t start, uint64_t end, uint32_t prot);
+/* The app starts in mappings it did not make (a replay's): its executable file mappings go
+ * to the clients (image_mapped), as later adopted ones will. */
+void app_map_announce_images(void);
 /* mremap: [old, old+old_len) moves to new_start with new_len. */
 void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint64_t new_len);
 

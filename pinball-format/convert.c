@@ -309,6 +309,7 @@ static Pinball__Syscall *syscall_to_pb(const struct pinball_event *e, struct are
 	ps->echo = e->syscall.echo;
 	ps->output = bytes(e->syscall.output, e->syscall.output_len);
 	ps->output_check = e->syscall.output_checked ? 1ull << 32 | e->syscall.output_crc : 0;
+	ps->mapped_path = str(e->syscall.mapped_path);
 	return ps;
 }
 
@@ -389,6 +390,7 @@ static const char *syscall_from_pb(const Pinball__Syscall *ps, struct pinball_ev
 		return "system call record with a bad output check";
 	e->syscall.output_checked = ps->output_check >> 32;
 	e->syscall.output_crc = (uint32_t)ps->output_check;
+	e->syscall.mapped_path = cstr(ps->mapped_path);
 	return NULL;
 }
 

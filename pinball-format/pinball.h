@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 4
+#define PINBALL_FORMAT_MINOR 5
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16
@@ -184,6 +184,8 @@ struct pinball_event {
 			size_t output_len;
 			bool output_checked; /* output_crc holds the CRC-32C of what it wrote */
 			uint32_t output_crc;
+			/* an mmap of a file: its path (format 1.5); "" or NULL: none */
+			const char *mapped_path;
 		} syscall;
 		struct {
 			enum pinball_insn_kind kind;

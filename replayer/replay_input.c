@@ -128,6 +128,9 @@ static bool copy_event(struct replay_event *out, const struct pinball_event *e)
 			return false;
 		if (out->output_len)
 			memcpy(out->output, e->syscall.output, out->output_len);
+		if (e->syscall.mapped_path && e->syscall.mapped_path[0] &&
+		    !(out->mapped_path = strdup(e->syscall.mapped_path)))
+			return false;
 	} else if (e->kind == PINBALL_EV_SIGNAL) {
 		out->signal.signo = e->signal.signo;
 		out->signal.len = e->signal.siginfo_len < sizeof out->signal.bytes

@@ -20,8 +20,9 @@ struct replay_event {
 	uint32_t echo;			  /* 1: reached stdout, 2: stderr, 0: neither */
 	uint8_t *output;		  /* bytes moved inside the kernel, owned */
 	size_t output_len;
-	bool output_checked;		  /* output_crc: the CRC-32C of what it wrote */
+	bool output_checked; /* output_crc: the CRC-32C of what it wrote */
 	uint32_t output_crc;
+	char *mapped_path; /* an mmap of a file: the file's path (NULL: none), owned */
 	struct {
 		int32_t signo;
 		uint8_t bytes[168]; /* siginfo (128), the action (32), the saved mask (8) */

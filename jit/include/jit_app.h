@@ -21,8 +21,10 @@ struct jit_app_mapping {
 int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), void *arg);
 
 /* Takes over a mapping that is already in place (a replay maps the recorded memory itself,
- * on the driver's main thread before the app starts): from now on it is the app's, as if
- * the app had mapped it. path is copied. */
+ * on the driver's main thread before the app starts, or in place of the app's mmap of a
+ * file): from now on it is the app's, as if the app had mapped it. path is copied. An
+ * executable file mapping goes to the clients (image_mapped) as the app's would: those
+ * adopted before the app starts, when it starts (jit_run_state). */
 void jit_app_map_adopt(const struct jit_app_mapping *m);
 
 /* The emulated program break (the real one is the driver's): where it starts, where it

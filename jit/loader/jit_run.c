@@ -122,6 +122,7 @@ int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
 	signals_init(t);
 	jit_thread_set_regs(t, regs);
 	jit_thread_set_xsave(t, xsave, xsave_len);
+	app_map_announce_images();
 	enter(t, regs->rip, o->stress_stop_ms);
 }
 

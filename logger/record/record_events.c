@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 
 #include "first_touch.h"
+#include "jit_app.h"
 #include "jit_messages.h"
 #include "output_echo.h"
 #include "recorder_internal.h"
@@ -60,6 +61,7 @@ struct extra {
 	size_t len;
 	const struct pinball_mem_write *writes;
 	size_t nwrites;
+	const char *path; /* an mmap's file (NULL: none) */
 };
 
 static struct record *new_event(struct jit_thread *t, enum pinball_event_kind kind, size_t extra)
@@ -80,7 +82,8 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 			  "warning: syscall %s is not modelled for these arguments: what it writes "
 			  "to memory is not recorded (the replayer will say so)%s",
 			  "");
-	size_t data = x->len;
+	size_t path_len = x->path ? strlen(x->path) + 1 : 0;
+	size_t data = x->len + path_len;
 	for (int i = 0; i < n; i++)
 		data += writes[i].len;
 	for (size_t i = 0; i < x->nwrites; i++)
@@ -112,6 +115,11 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 		memcpy(bytes, x->bytes, x->len);
 		r->u.event.ev.syscall.output = bytes;
 		r->u.event.ev.syscall.output_len = x->len;
+		bytes += x->len;
+	}
+	if (path_len) {
+		memcpy(bytes, x->path, path_len);
+		r->u.event.ev.syscall.mapped_path = (const char *)bytes;
 	}
 	record_push(r);
 }
@@ -140,6 +148,32 @@ static size_t clone_tid_writes(long nr, const long a[6], long result, const uint
 	return n;
 }
 
+struct path_query {
+	uint64_t start;
+	const char *path;
+};
+
+static int path_at(const struct jit_app_mapping *m, void *arg)
+{
+	struct path_query *q = arg;
+	if (m->start != q->start)
+		return 0;
+	q->path = m->path;
+	return 1;
+}
+
+/* The file a successful mmap mapped, as the runtime's map of the app names it: a replay
+ * maps the recorded bytes instead, and keeps the name for debuggers (gdb's library list). */
+static const char *mapped_file(long nr, const long a[6], long result)
+{
+	if (nr != SYS_mmap || (a[3] & MAP_ANONYMOUS) || a[4] < 0 ||
+	    (unsigned long)result >= -4096ul)
+		return NULL;
+	struct path_query q = {(uint64_t)result, NULL};
+	jit_app_map_foreach(path_at, &q);
+	return q.path && q.path[0] == '/' ? q.path : NULL;
+}
+
 /* A call as the kernel made it; what it wrote from app memory to the logger's stdout or
  * stderr is marked for the replay's echo. */
 void record_syscall(struct jit_thread *t, long nr, const long args[6], long result)
@@ -150,6 +184,7 @@ void record_syscall(struct jit_thread *t, long nr, const long args[6], long resu
 	struct pinball_mem_write tid_writes[2];
 	x.writes = tid_writes; /* applied after the model's copies of the same words */
 	x.nwrites = clone_tid_writes(nr, args, result, &child_tid, tid_writes);
+	x.path = mapped_file(nr, args, result);
 	enum syscall_output output = syscall_output(nr, &fd_arg);
 	if (result > 0 && output != SYSCALL_OUTPUT_NONE)
 		x.stream = output_echo_stream((int)args[fd_arg]);
@@ -177,7 +212,7 @@ bool record_echoed_copy(struct jit_thread *t, long nr, const long args[6])
 	long result;
 	bool done = output_echo_copy(nr, args, buf, CHUNK, &result);
 	if (done) {
-		struct extra x = {stream, buf, result > 0 ? (size_t)result : 0, NULL, 0};
+		struct extra x = {.stream = stream, .bytes = buf, .len = result > 0 ? (size_t)result : 0};
 		record_syscall_extra(t, nr, args, result, &x);
 		jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)result);
 	}

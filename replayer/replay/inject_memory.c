@@ -183,6 +183,9 @@ static const char *map_again(const struct replay_input *in, const long a[6],
 		const long prot[6] = {*result, a[1], a[2]};
 		jit_app_memory_syscall(SYS_mprotect, prot);
 	}
+	if (!bad && e->mapped_path) /* the file's name, for debuggers and symbol alarms */
+		jit_app_map_adopt(&(struct jit_app_mapping){
+		    start, end, (uint32_t)a[2], (uint32_t)a[3], (uint64_t)a[5], e->mapped_path});
 	return bad;
 }
 

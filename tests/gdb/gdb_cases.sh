@@ -163,6 +163,19 @@ signal 0' -o pb/g "$target" 4 signals
 	has 'usr1 handled 1'
 	ok "two SIGUSR1 stops, one passed to the handler, one suppressed"
 	;;
+replay_libraries) # a whole-run replay: libc, mapped during the region, has its symbols
+	record pb/l "$target" 4
+	session replay 0 'break printf
+continue
+bt 2
+info sharedlibrary
+continue' pb/l.0 "$target"
+	has '^Breakpoint 1, .*printf'
+	has '^#1 .* in main \('
+	has '^0x[0-9a-f]+ +0x[0-9a-f]+ +Yes .*/libc\.so\.6$'
+	has 'replay: OK'
+	ok "a breakpoint in libc's printf, main's frame above it, libc listed with its symbols"
+	;;
 fault) # a fault stops the app at the faulting instruction, before its handler or its death
 	session record 3 'continue
 bt 1

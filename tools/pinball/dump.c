@@ -97,6 +97,8 @@ static void print_event(const char *part, const struct pinball_event *e)
 			printf(" output=%zu", e->syscall.output_len);
 		if (e->syscall.output_checked)
 			printf(" wrote_crc=0x%08" PRIx32, e->syscall.output_crc);
+		if (e->syscall.mapped_path && e->syscall.mapped_path[0])
+			printf(" path=%s", e->syscall.mapped_path);
 		break;
 	case PINBALL_EV_INSN:
 		printf(" kind=%s rax=0x%" PRIx64 " rbx=0x%" PRIx64 " rcx=0x%" PRIx64
