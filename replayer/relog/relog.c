@@ -92,6 +92,9 @@ static void replayed(uint32_t tid, const struct replay_event *e, void *arg)
 		pe->syscall.echo = e->echo;
 		pe->syscall.output = e->output;
 		pe->syscall.output_len = e->output_len;
+		pe->syscall.output_checked = e->output_checked;
+		pe->syscall.output_crc = e->output_crc;
+		pe->syscall.mapped_path = e->mapped_path;
 		break;
 	case PINBALL_EV_INSN:
 		pe->insn.kind = (enum pinball_insn_kind)e->insn.kind;
