@@ -1,6 +1,7 @@
 #include "convert.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #define NEW(a, type, init)                                                                         \
@@ -209,6 +210,7 @@ Pinball__Thread *thread_to_pb(const struct pinball_thread *t, struct arena *a)
 	pt->icount = t->icount;
 	pt->signal_mask = t->signal_mask;
 	pt->regs = pr;
+	pt->name = (char *)t->name;
 	if (t->in_syscall) {
 		Pinball__InSyscall *in = NEW(a, Pinball__InSyscall, pinball__in_syscall__init);
 		if (!in)
@@ -244,6 +246,9 @@ const char *thread_from_pb(const Pinball__Thread *pt, struct pinball_thread *t)
 	t->regs.xsave_len = pr->xsave.len;
 	t->in_syscall = pt->in_syscall != NULL;
 	t->syscall_nr = pt->in_syscall ? pt->in_syscall->nr : 0;
+	if (pt->name && strlen(pt->name) >= sizeof t->name)
+		return "thread record with a name longer than 15 bytes";
+	snprintf(t->name, sizeof t->name, "%s", pt->name ? pt->name : "");
 	return NULL;
 }
 

@@ -125,6 +125,7 @@ struct pinball_thread {
 	 * syscall instruction leaves (rip after it, rax the number). */
 	bool in_syscall;
 	uint64_t syscall_nr;
+	char name[16]; /* its comm (format 1.5; "": not recorded) */
 };
 
 struct pinball_map_entry {

@@ -87,6 +87,7 @@ static int read_states(const struct pinball_reader *r, struct replay_input *in, 
 		} else {
 			t->at_start = true;
 			t->start_in_syscall = p.in_syscall;
+			memcpy(t->name, p.name, sizeof t->name);
 		}
 	}
 	int rc = 0;

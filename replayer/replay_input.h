@@ -59,6 +59,7 @@ struct replay_thread {
 	bool at_start;		  /* in P.threads; else created in the region */
 	struct replay_regs start; /* at_start */
 	bool start_in_syscall;	  /* its first event is the return of the syscall it was in */
+	char name[16];		  /* at_start: its recorded name ("": none recorded) */
 	struct replay_regs end;
 	uint64_t end_icount;
 	bool end_in_syscall; /* the region ended while it was inside a syscall */

@@ -7,10 +7,26 @@
 
 #include "jit_app.h"
 #include "rt_alloc.h"
+#include "rt_format.h"
 #include "rt_string.h"
 #include "rt_syscall.h"
 
 enum { PAGE = 4096 };
+
+/* The thread's name as the kernel keeps it (its comm), for debuggers of the replay. */
+static void thread_name(const struct jit_thread *t, char name[16])
+{
+	char path[64];
+	rt_format(path, sizeof path, "/proc/self/task/%d/comm", jit_thread_os_tid(t));
+	long fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	long n = fd < 0 ? 0 : rt_read((int)fd, name, 15);
+	if (fd >= 0)
+		rt_close((int)fd);
+	name[n > 0 ? n : 0] = '\0';
+	for (char *c = name; *c; c++)
+		if (*c == '\n')
+			*c = '\0';
+}
 
 void region_snapshot_state(enum record_kind kind, struct jit_thread *t, uint64_t icount,
 			   const struct state_note *note)
@@ -39,6 +55,7 @@ void region_snapshot_state(enum record_kind kind, struct jit_thread *t, uint64_t
 	r->u.thread.regs.gs_base = regs.gs_base;
 	r->u.thread.regs.xsave = r->data;
 	r->u.thread.regs.xsave_len = xlen;
+	thread_name(t, r->u.thread.name);
 	record_push(r);
 }
 

@@ -1,5 +1,6 @@
 #include "replay.h"
 
+#include <linux/prctl.h>
 #include <linux/sched.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -11,6 +12,7 @@
 #include "nondet.h"
 #include "replay_internal.h"
 #include "rt_format.h"
+#include "rt_syscall.h"
 #include "syscall_model.h"
 
 static const char *name_of(long nr)
@@ -39,6 +41,17 @@ const struct replay_event *expect_event(struct rthread *th, uint64_t icount,
 	return e;
 }
 
+/* A thread that renames itself is renamed in the replay too: debuggers show the names. */
+static void follow_rename(long nr, const long a[6], long result)
+{
+	char name[16];
+	if (nr == SYS_prctl && a[0] == PR_SET_NAME && result == 0 &&
+	    jit_read_app_memory(name, (uint64_t)a[1], sizeof name)) {
+		name[15] = '\0';
+		rt_syscall2(SYS_prctl, PR_SET_NAME, (long)name);
+	}
+}
+
 long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t icount, long nr,
 			   const long a[6], const struct replay_event *e)
 {
@@ -62,6 +75,7 @@ long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t ic
 			 e->result);
 	if (rp.opt.echo && (!rp.opt.output_new || rp.opt.output_new(th->rt->tid, icount)))
 		echo_syscall(rp.in, e, nr, a);
+	follow_rename(nr, a, result);
 	return result;
 }
 

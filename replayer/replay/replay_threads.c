@@ -3,6 +3,7 @@
  * turn to the next slice's thread; a thread stops at its recorded end and the last one to
  * get there gives the verdict. App threads, TLS-free. */
 #include <linux/futex.h>
+#include <linux/prctl.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -266,6 +267,8 @@ static void begin(struct jit_thread *t, struct rthread *th)
 {
 	if (th->rt->at_start)
 		jit_thread_set_sigmask(t, th->rt->start.signal_mask);
+	if (th->rt->name[0]) /* as gdb's `info threads` showed it (a born thread inherits) */
+		rt_syscall2(SYS_prctl, PR_SET_NAME, (long)th->rt->name);
 	if (th->rt->start_in_syscall) {
 		const struct replay_event *e =
 		    expect_event(th, 0, PINBALL_EV_SYSCALL, "the thread's syscall returns");

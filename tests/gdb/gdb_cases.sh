@@ -350,11 +350,11 @@ echo J=
 print i
 delete
 continue' pb/m.0 "$apps/gdb_threads"
-	has 'Thread 1 "[^"]*" hit Breakpoint 2, main \(\) at .*gdb_threads.c:28'
+	has 'Thread 1 "gdb_threads" hit Breakpoint 2, main \(\) at .*gdb_threads.c:28'
 	[ "$(value I)" = 3 ] && [ "$(value J)" = 2 ] || fail "i after reverse-continue: $(value I), $(value J)"
-	has '^\* [0-9]+ +Thread 2 "[^"]*" worker_step \(i=3\)'
+	has '^\* [0-9]+ +Thread 2 "worker" +worker_step \(i=3\)'
 	has 'replay: OK'
-	ok "from main after the join back to worker_step (i=3) then (i=2) in thread 2; verdict OK"
+	ok "from main after the join back to worker_step (i=3) then (i=2) in thread 2 (named as recorded); verdict OK"
 	;;
 *)
 	fail "unknown case"

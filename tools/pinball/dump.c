@@ -76,6 +76,8 @@ static void print_thread(const char *part, const struct pinball_thread *t)
 	       fnv1a(t->regs.xsave, t->regs.xsave_len), t->signal_mask);
 	if (t->in_syscall)
 		printf(" in_syscall=%" PRIu64, t->syscall_nr);
+	if (t->name[0])
+		printf(" name=%s", t->name);
 	printf("\n");
 }
 
