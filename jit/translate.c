@@ -410,9 +410,12 @@ static void emit_copy(struct translation *t, const struct block_insn *bi)
 	}
 }
 
-/* A callout: leave through the dispatcher, which calls fn and resumes right here. */
+/* A callout: leave through the dispatcher, which calls fn and resumes right here. The
+ * first `budgets_done` budget checks of the block have counted it by then: the slots that
+ * get the rest of the block back should the thread not run it (instrument_uncount). */
 static struct jit_exit *emit_callout(struct translation *t, const struct block_callout *c,
-				     uint64_t pc, uint32_t block_remaining, bool is_budget)
+				     uint64_t pc, uint32_t block_remaining, bool is_budget,
+				     int budgets_done)
 {
 	struct jit_exit *rec = fragment_new_exit(EXIT_CALLOUT, pc);
 	if (!rec) {
@@ -423,7 +426,7 @@ static struct jit_exit *emit_callout(struct translation *t, const struct block_c
 	rec->callout_arg = c->arg;
 	rec->block_remaining = block_remaining;
 	rec->is_budget = is_budget;
-	for (int i = 0; i < block.budget_count; i++)
+	for (int i = 0; i < budgets_done; i++)
 		rec->budget_slots |= 1u << block.budgets[i].slot;
 	emit_exit_stub(&t->e, rec);
 	rec->resume = t->e.cur;
@@ -431,9 +434,9 @@ static struct jit_exit *emit_callout(struct translation *t, const struct block_c
 }
 
 /* sub $amount,%gs:slot; when negative, the callout (`remaining`: the block's counted
- * instructions). Flags are preserved when live. */
+ * instructions; `budgets_done`: as emit_callout's). Flags are preserved when live. */
 static void emit_slot_check(struct translation *t, const struct block_callout *c, uint32_t amount,
-			    uint32_t remaining, bool flags_live, bool is_budget)
+			    uint32_t remaining, bool flags_live, bool is_budget, int budgets_done)
 {
 	struct emitter *e = &t->e;
 	static const uint8_t sub_gs[] = {0x65, 0x48, 0x81, 0x2c, 0x25}; /* subq $i32,%gs:d32 */
@@ -446,7 +449,7 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 		emit_u8(e, 0x79); /* jns over the callout */
 		uint8_t *skip = e->cur;
 		emit_u8(e, 0);
-		emit_callout(t, c, block.start_pc, remaining, is_budget);
+		emit_callout(t, c, block.start_pc, remaining, is_budget, budgets_done);
 		land_rel8(e, skip);
 		return;
 	}
@@ -459,7 +462,7 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	emit_u8(e, 0);
 	land_rel8(e, fire);
 	emit_restore_flags(e);
-	emit_callout(t, c, block.start_pc, remaining, is_budget);
+	emit_callout(t, c, block.start_pc, remaining, is_budget, budgets_done);
 	land_rel8(e, skip);
 }
 
@@ -677,10 +680,10 @@ static bool emit_block(struct translation *t)
 		 * the record, and its clients hear of it (block_left). */
 		emit_trace_header(&t->e, &block.trace);
 		emit_slot_check(t, &block.trace.full, block.trace.bytes, counted,
-				block_flags_live_from(&block, 0), false);
+				block_flags_live_from(&block, 0), false, 0);
 	}
 	for (int i = 0; i < block.budget_count; i++)
-		emit_slot_check(t, &block.budgets[i], counted, counted, keep_flags, true);
+		emit_slot_check(t, &block.budgets[i], counted, counted, keep_flags, true, i + 1);
 	bool ended = false;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
@@ -690,8 +693,8 @@ static bool emit_block(struct translation *t)
 			emit_trace_stores(&t->e, bi, &block.trace, false,
 					  block_flags_live_from(&block, i));
 		for (int c = 0; c < bi->callout_count; c++) {
-			struct jit_exit *rec =
-			    emit_callout(t, &bi->callouts[c], bi->pc, counted, false);
+			struct jit_exit *rec = emit_callout(t, &bi->callouts[c], bi->pc, counted,
+							    false, block.budget_count);
 			if (rec && bi->suppressed)
 				rec->skip_to = bi->pc + bi->insn.length;
 		}

@@ -197,7 +197,20 @@ continue' pb/$how.0 "$target"
 		has '^#0 +(0x[0-9a-f]+ in )?fault_here \(where=0x0\)'
 		has 'replay: OK '
 	done
-	ok "stopped at the fault in fault_here, recording and replaying; then the handler ran, or the app died of it"
+	# From the recorded death, back two instructions (inside the block the replay ends in)
+	# and forward to the fault again.
+	session replay 0 'continue
+reverse-stepi
+reverse-stepi
+echo BACK=
+print $pc == (char *)fault_here + 8
+stepi
+stepi
+continue' pb/segv.0 "$target"
+	[ "$(value BACK)" = 1 ] || fail "reverse-stepi twice from the fault: $(value BACK)"
+	[ "$(grep -c 'Program received signal SIGSEGV' out)" -eq 2 ] || fail "expected the fault twice"
+	has 'Program terminated with signal SIGSEGV, Segmentation fault\.'
+	ok "stopped at the fault in fault_here, recording and replaying; back from it and forward to it again; then the handler ran, or the app died of it"
 	;;
 interrupt) # Ctrl-C (gdb's SIGINT, as from a terminal) stops the running app; detach lets it go
 	session record 0 'shell (sleep 0.5; kill -INT $PPID) &
