@@ -76,6 +76,7 @@ int main(int argc, char **argv)
 	}
 	unsigned before = checksum();
 	int total = accumulate(n);
-	printf("total %d code %s\n", total, checksum() == before ? "unchanged" : "CHANGED");
+	printf("total %d counter %d code %s\n", total, counter,
+	       checksum() == before ? "unchanged" : "CHANGED");
 	return total % 7;
 }

@@ -65,7 +65,7 @@ continue' -o pb/s "$target" 4
 	has 'Old value = 1'
 	has 'New value = 5'
 	has 'exited with code 02'
-	has 'total 30 code unchanged' # the breakpoints never showed in app memory
+	has 'total 30 counter 30 code unchanged' # the breakpoints never showed in app memory
 	[ ! -e pb/s.0 ] || fail "a region was recorded without 'pin record on'"
 	ok "breakpoint, locals, backtrace, steps, watchpoint, exit status 2, code unchanged"
 	;;
@@ -163,6 +163,85 @@ signal 0' -o pb/g "$target" 4 signals
 	has 'usr1 handled 1'
 	ok "two SIGUSR1 stops, one passed to the handler, one suppressed"
 	;;
+inspect) # registers beyond the GPRs, monitor help and status, pin X, access and read watchpoints
+	session record 2 'break accumulate
+continue
+info registers fs_base
+echo YMM=
+print $ymm0.v8_int32
+echo MXCSR=
+print $mxcsr
+monitor help
+monitor status
+pin status
+delete
+awatch counter
+continue
+delete
+rwatch counter
+continue
+continue' -o pb/i "$target" 4
+	has '^fs_base +0x[0-9a-f]{6,} '
+	[ "$(value YMM)" = "{0, 0, 0, 0, 0, 0, 0, 0}" ] || fail "ymm0 as eight ints: $(value YMM)"
+	has '^MXCSR=\$[0-9]+ = \[ IM DM ZM OM UM PM \]$'
+	has '^monitor commands:$'
+	has '^  record on +start recording'
+	[ "$(grep -c '^thread 1 stopped at 0x[0-9a-f]*, 1 threads' out)" -eq 2 ] ||
+		fail "monitor status and pin status"
+	grep -A3 'Hardware access (read/write) watchpoint 2: counter' out | tr '\n' ' ' >flat
+	grep -q 'Old value = 0 New value = 1' flat || fail "awatch at the first write: $(cat flat)"
+	grep -A3 'Hardware read watchpoint 3: counter' out | tr '\n' ' ' >flat
+	grep -q 'Value = 30' flat || fail "rwatch at the read: $(cat flat)"
+	has '^[0-9]+\s+printf\("total %d counter %d code %s\\n", total, counter,$'
+	has 'total 30 counter 30 code unchanged'
+	ok "fs_base, ymm0, mxcsr; monitor help and status, pin status; awatch at the first write, rwatch at the read"
+	;;
+no_python) # gdb without Python: no pin command, the monitor forms record a region that replays
+	mkdir -p nopy
+	printf '#!/bin/sh\ncase "$*" in *"python import gdb"*) exit 1 ;; esac\nexec %s -nx "$@"\n' \
+		"$(command -v gdb)" >nopy/gdb
+	chmod +x nopy/gdb
+	PATH=$PWD/nopy:$PATH session record 2 'break square if x == 2
+continue
+monitor record on
+delete
+break square if x == 4
+continue
+monitor record off
+delete
+continue' -o pb/n "$target" 4
+	has 'gdb has no Python'
+	has 'Started recording region number 0'
+	has 'Stopped recording region number 0'
+	replay=$("$bin/replayer" pb/n.0 2>&1) || fail "replay: $replay"
+	grep -q '^replay: OK ' <<<"$replay" || fail "replay: $replay"
+	ok "the script says gdb has no Python; monitor record on/off made pinball pb/n.0; $replay"
+	;;
+reverse_lines) # reverse-next, reverse-step, reverse-finish on source lines; pin icount forward
+	record pb/l "$target" 4
+	session replay 0 'break square if x == 3
+continue
+delete
+next
+reverse-next
+finish
+reverse-step
+reverse-finish
+pin icount
+pin icount 108000
+pin icount
+continue' pb/l.0 "$target"
+	lines=$(sed -n 's/^\([0-9][0-9]*\)\t.*/\1/p' out | head -6 | tr '\n' ' ')
+	# square: 18 `int result = x * x;`, 19 `return result;`, 20 `}`; 26 the call in accumulate
+	[ "$lines" = "18 19 18 26 20 26 " ] || fail "source lines stepped through: $lines"
+	has 'Value returned is \$1 = 9'
+	has '^square \(x=3\) at .*gdb_target.c:20$'
+	has '^0x[0-9a-f]+ in accumulate \(n=4\) at .*gdb_target.c:26$'
+	has '^thread 1 at icount 108000, pc 0x[0-9a-f]+$'
+	has '^thread 1: 108000 instructions$'
+	has 'replay: OK'
+	ok "next 19, reverse-next 18, finish 9, reverse-step into square's end, reverse-finish to the call, forward to icount 108000; verdict OK"
+	;;
 replay_libraries) # a whole-run replay: libc, mapped during the region, has its symbols
 	record pb/l "$target" 4
 	session replay 0 'break printf
@@ -246,7 +325,7 @@ break square if x == 2
 continue
 python import os, signal; os.kill(os.getpid(), signal.SIGKILL)' -o pb/d "$target" 4
 	has 'Started recording region number 0'
-	has 'total 30 code unchanged'
+	has 'total 30 counter 30 code unchanged'
 	ls pb | grep -qv '^d\.0\.' && fail "leftovers: $(ls pb)"
 	replay=$("$bin/replayer" -replay:echo 0 pb/d.0 2>&1) || fail "replay: $replay"
 	grep -q '^replay: OK' <<<"$replay" || fail "replay: $replay"
