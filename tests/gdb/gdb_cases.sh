@@ -242,6 +242,20 @@ continue' pb/l.0 "$target"
 	has 'replay: OK'
 	ok "next 19, reverse-next 18, finish 9, reverse-step into square's end, reverse-finish to the call, forward to icount 108000; verdict OK"
 	;;
+exec_file) # gdb given no program finds it through the stub (qXfer:exec-file) and its symbols
+	record pb/e "$target" 4
+	"$bin/replayer" -appdebug -appdebug_file "$PWD/port" pb/e.0 >replay.out 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do [ -s "port.$pid" ] && break; sleep 0.05; done
+	[ -s "port.$pid" ] || fail "no port file"
+	timeout 60 gdb -batch -nx -ex 'set confirm off' -ex "target remote 127.0.0.1:$(head -n 1 "port.$pid")" \
+		-ex 'break accumulate' -ex continue -ex 'bt 1' -ex continue >out 2>&1
+	wait "$pid"
+	cat replay.out >>out
+	has '^Breakpoint 1, accumulate \(n=4\) at .*gdb_target.c:[0-9]+$'
+	has 'replay: OK'
+	ok "gdb without a program argument: symbols of $(basename "$target") through the stub; verdict OK"
+	;;
 replay_libraries) # a whole-run replay: libc, mapped during the region, has its symbols
 	record pb/l "$target" 4
 	session replay 0 'break printf
