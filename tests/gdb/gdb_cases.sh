@@ -163,9 +163,12 @@ signal 0' -o pb/g "$target" 4 signals
 	has 'usr1 handled 1'
 	ok "two SIGUSR1 stops, one passed to the handler, one suppressed"
 	;;
-inspect) # registers beyond the GPRs, monitor help and status, pin X, access and read watchpoints
-	session record 2 'break accumulate
+inspect) # registers beyond the GPRs, writes to a register and to memory, monitor help and
+	# status, pin X, access and read watchpoints
+	session record 6 'break *accumulate
 continue
+set var $rdi = 5
+set var counter = 7
 info registers fs_base
 echo YMM=
 print $ymm0.v8_int32
@@ -189,12 +192,13 @@ continue' -o pb/i "$target" 4
 	[ "$(grep -c '^thread 1 stopped at 0x[0-9a-f]*, 1 threads' out)" -eq 2 ] ||
 		fail "monitor status and pin status"
 	grep -A3 'Hardware access (read/write) watchpoint 2: counter' out | tr '\n' ' ' >flat
-	grep -q 'Old value = 0 New value = 1' flat || fail "awatch at the first write: $(cat flat)"
+	grep -q 'Old value = 7 New value = 1' flat || fail "awatch at the first write: $(cat flat)"
 	grep -A3 'Hardware read watchpoint 3: counter' out | tr '\n' ' ' >flat
-	grep -q 'Value = 30' flat || fail "rwatch at the read: $(cat flat)"
+	grep -q 'Value = 55' flat || fail "rwatch at the read: $(cat flat)"
 	has '^[0-9]+\s+printf\("total %d counter %d code %s\\n", total, counter,$'
-	has 'total 30 counter 30 code unchanged'
-	ok "fs_base, ymm0, mxcsr; monitor help and status, pin status; awatch at the first write, rwatch at the read"
+	# accumulate(5) as gdb set %rdi, after counter was set to 7; exit status 55 % 7
+	has 'total 55 counter 55 code unchanged'
+	ok "n set to 5 in rdi, counter to 7 in memory; fs_base, ymm0, mxcsr; monitor help and status, pin status; awatch at the first write, rwatch at the read"
 	;;
 no_python) # gdb without Python: no pin command, the monitor forms record a region that replays
 	mkdir -p nopy
