@@ -1,7 +1,8 @@
 /* A program whose ChampSim trace is known record by record (tests/sim/champsim_exact.sh):
- * 28 instructions: a loop, loads and stores, the stack, a REP string instruction, a call
+ * 37 instructions: a loop, loads and stores, the stack, a REP string instruction, a call
  * and its return, an %fs load between a flag-setting compare and the branch that tests
- * it, an indirect jump, system calls. */
+ * it, an indirect jump, a direct one, an indirect call, jrcxz and loop (the branches that
+ * test %rcx), system calls. */
 	.text
 	.globl _start
 _start:
@@ -27,7 +28,16 @@ _start:
 	ud2
 3:	lea 2f(%rip), %rax
 	jmp *%rax
-2:	xor %edi, %edi
+2:	jmp 4f			/* a direct jump */
+	ud2
+4:	lea leaf(%rip), %rbx
+	call *%rbx		/* an indirect call */
+	xor %ecx, %ecx
+	jrcxz 5f		/* taken: %rcx is 0 */
+	ud2
+5:	mov $2, %ecx
+6:	loop 6b			/* taken, then not */
+	xor %edi, %edi
 	mov $60, %eax
 	syscall
 leaf:
