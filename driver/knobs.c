@@ -61,21 +61,6 @@ static bool all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
-/* Whether argv[at], which is no boolean word, is a mistaken value rather than the program:
- * a number, or anything before a later `--` (which ends the knobs). A word starting with
- * '-' is the next knob, or `--`. */
-static bool looks_like_value(int argc, char **argv, int at)
-{
-	if (argv[at][0] == '-')
-		return false;
-	if (all_digits(argv[at]))
-		return true;
-	for (int j = at + 1; j < argc; j++)
-		if (!strcmp(argv[j], "--"))
-			return true;
-	return false;
-}
-
 /* The argument after knob argv[i], which requires a value; NULL after saying so when there
  * is none or (unless any_word) when it is another knob or `--`. */
 static const char *required_value(const struct knobs_parser *p, int argc, char **argv, int i,
@@ -111,9 +96,14 @@ static enum knobs_step take_bool(const struct knobs_parser *p, const struct knob
 {
 	int at = *i + 1;
 	int value = at < argc ? bool_word(argv[at]) : -1;
-	if (value < 0 && at < argc && looks_like_value(argc, argv, at)) {
-		fprintf(stderr, "%s: error: knob '%s' takes 0 or 1, not '%s'\n", p->tool, k->name,
+	/* A word starting with '-' is the next knob, or `--`: this one stands alone. A number
+	 * is plainly meant as its value; another word may be the operand, put too early. */
+	if (value < 0 && at < argc && argv[at][0] != '-') {
+		fprintf(stderr, "%s: error: knob '%s' takes 0 or 1, not '%s'", p->tool, k->name,
 			argv[at]);
+		if (!all_digits(argv[at]))
+			fprintf(stderr, " (the %s goes after --)", p->operand);
+		fprintf(stderr, "\n");
 		return KNOBS_ERROR;
 	}
 	*field = value != 0; /* alone, it means 1 */

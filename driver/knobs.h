@@ -9,9 +9,10 @@
 #include <stdint.h>
 
 enum knob_kind {
-	/* A bool. Alone it means 1 (Pin's convention); the next argument is its value when it
-	 * is 0, 1, true, false, yes, no, on or off (any case), and an error when it looks like
-	 * a value rather than the program: all digits, or anything before a later `--`. */
+	/* A bool. Alone it means 1 (Pin's convention: `-log -log:basename x -- app`), before
+	 * another knob or `--`; otherwise the next argument is its value, which must be 0, 1,
+	 * true, false, yes, no, on or off (any case): any other word is an error, never the
+	 * program, which goes after `--`. */
 	KNOB_BOOL,
 	KNOB_STRING, /* a const char *: the next argument, which must not start with '-' */
 	KNOB_UINT,   /* a uint64_t: the next argument, decimal digits, at most `max` */
@@ -45,8 +46,9 @@ struct control_spec;
 /* A driver's command line: its name and usage line for messages and help, its knob sets
  * and the controller spec its controller knobs go to. */
 struct knobs_parser {
-	const char *tool;  /* "logger" */
-	const char *usage; /* "logger [knobs] [--] PROGRAM [ARGS...]" */
+	const char *tool;    /* "logger" */
+	const char *usage;   /* "logger [knobs] [--] PROGRAM [ARGS...]" */
+	const char *operand; /* what follows the knobs, for messages: "program" */
 	const struct knob_set *sets;
 	size_t nsets;
 	struct control_spec *control;
