@@ -26,6 +26,9 @@ struct knob {
 	const char *value; /* what the value is, for the help ("FILE", "N") */
 	const char *help;
 	uint64_t max; /* KNOB_UINT: the largest value accepted */
+	/* KNOB_STRING, KNOB_WORD: what holds when the field is left NULL, for the help's
+	 * default ("stderr"); NULL: "none". */
+	const char *unset;
 };
 
 /* A table of knobs and the structure their values go into. */

@@ -9,7 +9,7 @@
 
 #define KNOB(name, kind, field, value, help)                                                       \
 	{                                                                                          \
-		name, kind, offsetof(struct logger_knobs, field), value, help, 0                   \
+		name, kind, offsetof(struct logger_knobs, field), value, help, 0, NULL             \
 	}
 /* -jit:stress_stop_ms: a minute between stops is already no stress at all. */
 enum { STRESS_STOP_MS_MAX = 60000 };
@@ -43,7 +43,12 @@ static const struct knob logger_knobs[] = {
     KNOB("-pinplay-control", KNOB_BOOL, pinplay_control, NULL,
 	 "analysis tools count inside the recorded (global) regions; 0: inside their own "
 	 "per-thread -control regions"),
-    KNOB("-jit:argv0", KNOB_WORD, argv0, "NAME", "argv[0] to give the app"),
+    {.name = "-jit:argv0",
+     .kind = KNOB_WORD,
+     .offset = offsetof(struct logger_knobs, argv0),
+     .value = "NAME",
+     .help = "(set when following execve) argv[0] to give the app",
+     .unset = "PROGRAM"},
     {.name = "-log:root_pid",
      .kind = KNOB_UINT,
      .offset = offsetof(struct logger_knobs, root_pid),

@@ -44,13 +44,12 @@ struct knobs {
 
 #define KNOB(name, kind, field, value, help)                                                       \
 	{                                                                                          \
-		name, kind, offsetof(struct knobs, field), value, help, 0                          \
+		name, kind, offsetof(struct knobs, field), value, help, 0, NULL                    \
 	}
 static const struct knob replayer_knobs[] = {
     KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),
     KNOB("-log", KNOB_BOOL, log, NULL, "relog: write the -control regions as new pinballs"),
-    KNOB("-log:basename", KNOB_STRING, basename, "B",
-	 "relogged region k goes to pinball B.k (default pinball/log)"),
+    KNOB("-log:basename", KNOB_STRING, basename, "B", "relogged region k goes to pinball B.k"),
     KNOB("-log:regions:in", KNOB_STRING, regions, "FILE",
 	 "relog the regions of a CSV file (lines <region>,<start icount>,<length>,...)"),
     KNOB("-q", KNOB_BOOL, quiet, NULL, "quiet: no progress line on a terminal"),
