@@ -18,7 +18,8 @@ static const struct knob logger_knobs[] = {
     KNOB("-log", KNOB_BOOL, log, NULL, "record a pinball (0: only run under the JIT)"),
     KNOB("-log:basename", KNOB_STRING, basename, "B", "region k is written as pinball B.k"),
     KNOB("-q", KNOB_BOOL, quiet, NULL,
-	 "quiet: no line on stderr about each pinball written (when the process ends or execs)"),
+	 "quiet: no line on stderr about each pinball written or forked child not "
+	 "recorded, no progress line"),
     KNOB("-log:fat", KNOB_BOOL, fat, NULL,
 	 "1: every mapped page at region start; 0: those the region touches"),
     {.name = "-log:slice",
