@@ -57,6 +57,14 @@ struct knobs_parser {
 	struct control_spec *control;
 };
 
+/* The parser of a driver's local array of knob sets. */
+#define KNOBS_PARSER(tool_, usage_, operand_, sets_, control_)                                     \
+	(struct knobs_parser)                                                                      \
+	{                                                                                          \
+		.tool = tool_, .usage = usage_, .operand = operand_, .sets = sets_,                \
+		.nsets = sizeof sets_ / sizeof sets_[0], .control = control_                       \
+	}
+
 enum knobs_step {
 	KNOBS_TAKEN,	  /* a knob (and its value): *i is past them */
 	KNOBS_POSITIONAL, /* not a knob ("--" or an argument without '-'): *i unchanged */

@@ -77,12 +77,8 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 		return 2;
 	}
 	const struct knob_set sets[] = {KNOB_SET(logger_knobs, k), shared_knob_set(&k->shared)};
-	const struct knobs_parser parser = {.tool = "logger",
-					    .usage = "logger [knobs] [--] PROGRAM [ARGS...]",
-					    .operand = "program",
-					    .sets = sets,
-					    .nsets = sizeof sets / sizeof sets[0],
-					    .control = k->shared.control};
+	const struct knobs_parser parser = KNOBS_PARSER(
+	    "logger", "logger [knobs] [--] PROGRAM [ARGS...]", "program", sets, k->shared.control);
 	int i = 1;
 	while (i < argc && !k->program_index) {
 		switch (knobs_step(&parser, argc, argv, &i)) {

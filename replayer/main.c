@@ -73,12 +73,8 @@ static int parse(int argc, char **argv, struct knobs *k)
 	}
 	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), trace_knob_set(&k->trace),
 					shared_knob_set(&k->shared)};
-	const struct knobs_parser parser = {.tool = "replayer",
-					    .usage = "replayer [knobs] [--] PINBALL",
-					    .operand = "pinball",
-					    .sets = sets,
-					    .nsets = sizeof sets / sizeof sets[0],
-					    .control = k->shared.control};
+	const struct knobs_parser parser = KNOBS_PARSER("replayer", "replayer [knobs] [--] PINBALL",
+							"pinball", sets, k->shared.control);
 	for (int i = 1; i < argc;) {
 		switch (knobs_step(&parser, argc, argv, &i)) {
 		case KNOBS_TAKEN:

@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Usage: help_matches_guide.sh LOGGER REPLAYER USER_GUIDE
 # Every knob of the logger and the replayer is in its `-h` with its default, and in the user
-# guide's knob tables (one knob a row) with the same default: the logger's table and the
-# table of the knobs both have hold the logger's `-h`, the replayer's table and that same
-# table the replayer's. Prints the differences.
+# guide's knob tables (one knob a row) with the same default: the logger's `-h` is its own
+# table and the table of the knobs both tools have, the replayer's `-h` its own table and
+# that same one. Prints the differences.
 set -uo pipefail
 logger=$1 replayer=$2 guide=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 fail=0
 
 # "NAME DEFAULT" per knob line of a tool's -h ("  -knob VALUE  what it does (default X)").
@@ -38,25 +36,24 @@ from_guide() {
 }
 
 shared=$(from_guide "### Knobs of both the logger and the replayer")
-# TOOL HEADING: the tool's -h against its table and the shared one.
+# TOOL PROGRAM HEADING: the tool's -h against its table and the shared one.
 compare() {
-	local tool=$1
-	from_help "$2" | sort >"$work/$tool.help"
-	{ from_guide "$3"; echo "$shared"; } | sort >"$work/$tool.guide"
-	local twice
-	twice=$(cut -d' ' -f1 "$work/$tool.guide" | uniq -d)
-	if [ "$(wc -l <"$work/$tool.help")" -lt 20 ]; then
-		echo "FAIL: $tool -h lists $(wc -l <"$work/$tool.help") knobs with defaults"
+	local tool=$1 help tables twice
+	help=$(from_help "$2" | sort)
+	tables=$( { from_guide "$3"; echo "$shared"; } | sort)
+	twice=$(cut -d' ' -f1 <<<"$tables" | uniq -d)
+	if [ "$(wc -l <<<"$help")" -lt 20 ]; then
+		echo "FAIL: $tool -h lists $(wc -l <<<"$help") knobs with defaults"
 		fail=1
 	elif [ -n "$twice" ]; then
 		echo "FAIL: the guide lists knobs of $tool twice: $twice"
 		fail=1
-	elif ! diff -u --label "$tool -h" --label "docs/user-guide.md" "$work/$tool.help" \
-		"$work/$tool.guide"; then
+	elif ! diff -u --label "$tool -h" --label "docs/user-guide.md" <(echo "$help") \
+		<(echo "$tables"); then
 		echo "FAIL: $tool -h and the user guide's tables differ (above)"
 		fail=1
 	else
-		echo "ok   $tool: $(wc -l <"$work/$tool.help") knobs, the same defaults in -h and the guide"
+		echo "ok   $tool: $(wc -l <<<"$help") knobs, the same defaults in -h and the guide"
 	fi
 }
 [ "$(wc -l <<<"$shared")" -ge 20 ] || { echo "FAIL: no table of the shared knobs in $guide"; exit 1; }
