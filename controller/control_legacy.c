@@ -18,26 +18,43 @@ enum knob {
 	KNOB_INTERACTIVE_FILE,
 	KNOB_DEFAULT_START,
 	KNOB_LOG,
+	KNOB_COUNT,
 };
 
-static const char *const knob_names[] = {
-    [KNOB_CONTROL] = "-control",
-    [KNOB_SKIP] = "-skip",
-    [KNOB_LENGTH] = "-length",
-    [KNOB_USKIP] = "-uniform-skip",
-    [KNOB_UPERIOD] = "-uniform-period",
-    [KNOB_ULENGTH] = "-uniform-length",
-    [KNOB_UCOUNT] = "-uniform-count",
-    [KNOB_INTERACTIVE_FILE] = "-interactive-file",
-    [KNOB_DEFAULT_START] = "-log:controller_default_start",
-    [KNOB_LOG] = "-controller_log",
-    [KNOB_LOG + 1] = NULL,
+/* The drivers' help shows these (docs/user-guide.md has the same table). */
+static const struct control_knob_doc knobs[KNOB_COUNT] = {
+    [KNOB_CONTROL] = {"-control", "SPEC", "a region chain (docs/controller.md); may be repeated",
+		      "none"},
+    [KNOB_SKIP] = {"-skip", "N", "legacy: the region starts after N instructions", "none"},
+    [KNOB_LENGTH] = {"-length", "M", "legacy: the region stops M instructions after its start",
+		     "none"},
+    [KNOB_USKIP] = {"-uniform-skip", "S",
+		    "legacy sampling: instructions before the first -uniform-period", "0"},
+    [KNOB_UPERIOD] = {"-uniform-period", "P", "legacy sampling: a sample every P instructions",
+		      "none"},
+    [KNOB_ULENGTH] = {"-uniform-length", "L", "legacy sampling: L instructions per sample", "none"},
+    [KNOB_UCOUNT] = {"-uniform-count", "C", "legacy sampling: C samples", "none"},
+    [KNOB_INTERACTIVE_FILE] = {"-interactive-file", "F",
+			       "the interactive controller's port file, F.<pid> "
+			       "(scripts/ctrl_client)",
+			       "none"},
+    [KNOB_DEFAULT_START] = {"-log:controller_default_start", "0|1",
+			    "1: with no start event given, the region starts at the first "
+			    "instruction",
+			    "1"},
+    [KNOB_LOG] = {"-controller_log", "FILE", "one line per controller event fired or ignored",
+		  "none"},
 };
+
+const struct control_knob_doc *control_knob_doc(size_t i)
+{
+	return i < KNOB_COUNT ? &knobs[i] : NULL;
+}
 
 static int knob_id(const char *arg)
 {
-	for (int i = 0; knob_names[i]; i++)
-		if (strcmp(arg, knob_names[i]) == 0)
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (strcmp(arg, knobs[i].name) == 0)
 			return i;
 	return -1;
 }
@@ -63,7 +80,7 @@ static const struct {
 static int set_number(struct control_spec *spec, enum knob id, const char *value,
 		      struct control_error *err)
 {
-	const char *knob = knob_names[id];
+	const char *knob = knobs[id].name;
 	char *base = (char *)&spec->legacy;
 	uint64_t *slot = (uint64_t *)(base + number_slots[id].value);
 	bool *given = (bool *)(base + number_slots[id].given);
@@ -155,13 +172,13 @@ static int uniform_chain(struct control_spec *spec, struct control_error *err)
 	static const char together[] =
 	    "missing: -uniform-period, -uniform-length and -uniform-count go together";
 	if (!l->has_uperiod)
-		return ctl_fail(err, knob_names[KNOB_UPERIOD], 0, "%s", together);
+		return ctl_fail(err, knobs[KNOB_UPERIOD].name, 0, "%s", together);
 	if (!l->has_ulength)
-		return ctl_fail(err, knob_names[KNOB_ULENGTH], 0, "%s", together);
+		return ctl_fail(err, knobs[KNOB_ULENGTH].name, 0, "%s", together);
 	if (!l->has_ucount)
-		return ctl_fail(err, knob_names[KNOB_UCOUNT], 0, "%s", together);
+		return ctl_fail(err, knobs[KNOB_UCOUNT].name, 0, "%s", together);
 	if (l->ulength > l->uperiod)
-		return ctl_fail(err, knob_names[KNOB_ULENGTH], 0,
+		return ctl_fail(err, knobs[KNOB_ULENGTH].name, 0,
 				"%llu exceeds -uniform-period %llu", (unsigned long long)l->ulength,
 				(unsigned long long)l->uperiod);
 	char text[160];

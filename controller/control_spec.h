@@ -166,6 +166,15 @@ int control_spec_set_knob(struct control_spec *spec, const char *knob, const cha
  * command line, and decides the default start. 0, or -1 with *err set. Call once. */
 int control_spec_finish(struct control_spec *spec, struct control_error *err);
 
+/* A controller knob, for a driver's help: its name ("-skip"), what its value is ("N"), what
+ * it does, and what holds when it is not given ("none", "1"). */
+struct control_knob_doc {
+	const char *name, *value, *help, *unset;
+};
+
+/* The i-th controller knob, from 0; NULL past the last. */
+const struct control_knob_doc *control_knob_doc(size_t i);
+
 /* Whether argv word `arg` is a controller knob (it then takes one value word). */
 bool control_is_knob(const char *arg);
 

@@ -17,6 +17,17 @@ static const struct knob *find(const struct knobs_parser *p, const char *name, v
 	return NULL;
 }
 
+/* One line of the help: the knob and its value, what it does, its default. */
+static void usage_line(const char *name, const char *value, const char *help, const char *range,
+		       const char *def)
+{
+	char knob[64];
+	snprintf(knob, sizeof knob, "%s %s", name, value);
+	printf("  %-28s %s (%sdefault %s)\n", knob, help, range, def);
+}
+
+/* Every knob with its default, from the tables (docs/user-guide.md has the same; the test
+ * jit.help_matches_guide compares them). */
 static void usage(const struct knobs_parser *p)
 {
 	printf("usage: %s\n\nknobs:\n", p->usage);
@@ -24,24 +35,23 @@ static void usage(const struct knobs_parser *p)
 		for (size_t i = 0; i < p->sets[s].count; i++) {
 			const struct knob *k = &p->sets[s].knobs[i];
 			const char *field = (const char *)p->sets[s].values + k->offset;
-			char name[64];
-			snprintf(name, sizeof name, "%s %s", k->name,
-				 k->kind == KNOB_BOOL ? "[0|1]" : k->value);
-			printf("  %-28s %s", name, k->help);
-			if (k->kind == KNOB_BOOL)
-				printf(" (default %d)\n", *(const bool *)field);
-			else if (k->kind == KNOB_UINT)
-				printf(" (0 to %lu, default %lu)\n", k->max,
-				       *(const uint64_t *)field);
-			else if (*(const char *const *)field)
-				printf(" (default %s)\n", *(const char *const *)field);
-			else
-				printf("\n");
+			char def[32] = "", range[48] = "";
+			const char *text = def;
+			if (k->kind == KNOB_BOOL) {
+				snprintf(def, sizeof def, "%d", *(const bool *)field);
+			} else if (k->kind == KNOB_UINT) {
+				snprintf(def, sizeof def, "%lu", *(const uint64_t *)field);
+				snprintf(range, sizeof range, "0 to %lu, ", k->max);
+			} else {
+				text = *(const char *const *)field;
+				text = text ? text : k->unset ? k->unset : "none";
+			}
+			usage_line(k->name, k->kind == KNOB_BOOL ? "[0|1]" : k->value, k->help,
+				   range, text);
 		}
-	printf("  %-28s %s\n", "-control SPEC", "region control (docs/controller.md)");
-	printf("  %-28s %s\n", "-controller_log FILE", "log every controller event");
-	printf("  %-28s %s\n", "-skip N -length M", "legacy region knobs");
-	printf("  %-28s %s\n", "-uniform-*, -interactive-file", "legacy and interactive control");
+	const struct control_knob_doc *c;
+	for (size_t i = 0; (c = control_knob_doc(i)); i++)
+		usage_line(c->name, c->value, c->help, "", c->unset);
 }
 
 /* 1 or 0 for the words a boolean knob accepts as its value, -1 for any other word. */
@@ -59,21 +69,6 @@ static int bool_word(const char *s)
 static bool all_digits(const char *s)
 {
 	return *s && strspn(s, "0123456789") == strlen(s);
-}
-
-/* Whether argv[at], which is no boolean word, is a mistaken value rather than the program:
- * a number, or anything before a later `--` (which ends the knobs). A word starting with
- * '-' is the next knob, or `--`. */
-static bool looks_like_value(int argc, char **argv, int at)
-{
-	if (argv[at][0] == '-')
-		return false;
-	if (all_digits(argv[at]))
-		return true;
-	for (int j = at + 1; j < argc; j++)
-		if (!strcmp(argv[j], "--"))
-			return true;
-	return false;
 }
 
 /* The argument after knob argv[i], which requires a value; NULL after saying so when there
@@ -111,9 +106,14 @@ static enum knobs_step take_bool(const struct knobs_parser *p, const struct knob
 {
 	int at = *i + 1;
 	int value = at < argc ? bool_word(argv[at]) : -1;
-	if (value < 0 && at < argc && looks_like_value(argc, argv, at)) {
-		fprintf(stderr, "%s: error: knob '%s' takes 0 or 1, not '%s'\n", p->tool, k->name,
+	/* A word starting with '-' is the next knob, or `--`: this one stands alone. A number
+	 * is plainly meant as its value; another word may be the operand, put too early. */
+	if (value < 0 && at < argc && argv[at][0] != '-') {
+		fprintf(stderr, "%s: error: knob '%s' takes 0 or 1, not '%s'", p->tool, k->name,
 			argv[at]);
+		if (!all_digits(argv[at]))
+			fprintf(stderr, " (the %s goes after --)", p->operand);
+		fprintf(stderr, "\n");
 		return KNOBS_ERROR;
 	}
 	*field = value != 0; /* alone, it means 1 */

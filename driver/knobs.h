@@ -9,9 +9,10 @@
 #include <stdint.h>
 
 enum knob_kind {
-	/* A bool. Alone it means 1 (Pin's convention); the next argument is its value when it
-	 * is 0, 1, true, false, yes, no, on or off (any case), and an error when it looks like
-	 * a value rather than the program: all digits, or anything before a later `--`. */
+	/* A bool. Alone it means 1 (Pin's convention: `-log -log:basename x -- app`), before
+	 * another knob or `--`; otherwise the next argument is its value, which must be 0, 1,
+	 * true, false, yes, no, on or off (any case): any other word is an error, never the
+	 * program, which goes after `--`. */
 	KNOB_BOOL,
 	KNOB_STRING, /* a const char *: the next argument, which must not start with '-' */
 	KNOB_UINT,   /* a uint64_t: the next argument, decimal digits, at most `max` */
@@ -25,6 +26,9 @@ struct knob {
 	const char *value; /* what the value is, for the help ("FILE", "N") */
 	const char *help;
 	uint64_t max; /* KNOB_UINT: the largest value accepted */
+	/* KNOB_STRING, KNOB_WORD: what holds when the field is left NULL, for the help's
+	 * default ("stderr"); NULL: "none". */
+	const char *unset;
 };
 
 /* A table of knobs and the structure their values go into. */
@@ -45,12 +49,21 @@ struct control_spec;
 /* A driver's command line: its name and usage line for messages and help, its knob sets
  * and the controller spec its controller knobs go to. */
 struct knobs_parser {
-	const char *tool;  /* "logger" */
-	const char *usage; /* "logger [knobs] [--] PROGRAM [ARGS...]" */
+	const char *tool;    /* "logger" */
+	const char *usage;   /* "logger [knobs] [--] PROGRAM [ARGS...]" */
+	const char *operand; /* what follows the knobs, for messages: "program" */
 	const struct knob_set *sets;
 	size_t nsets;
 	struct control_spec *control;
 };
+
+/* The parser of a driver's local array of knob sets. */
+#define KNOBS_PARSER(tool_, usage_, operand_, sets_, control_)                                     \
+	(struct knobs_parser)                                                                      \
+	{                                                                                          \
+		.tool = tool_, .usage = usage_, .operand = operand_, .sets = sets_,                \
+		.nsets = sizeof sets_ / sizeof sets_[0], .control = control_                       \
+	}
 
 enum knobs_step {
 	KNOBS_TAKEN,	  /* a knob (and its value): *i is past them */

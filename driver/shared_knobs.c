@@ -5,28 +5,32 @@
 
 #define SHARED(name, kind, field, value, help)                                                     \
 	{                                                                                          \
-		name, kind, offsetof(struct shared_knobs, field), value, help, 0                   \
+		name, kind, offsetof(struct shared_knobs, field), value, help, 0, NULL             \
+	}
+/* A report file knob: unset, its report goes to stderr. */
+#define REPORT(name, field, help)                                                                  \
+	{                                                                                          \
+		name, KNOB_STRING, offsetof(struct shared_knobs, field), "FILE", help, 0, "stderr" \
 	}
 static const struct knob shared_knobs[] = {
     SHARED("-icount", KNOB_BOOL, analysis.icount, NULL, "count instructions per thread"),
-    SHARED("-oicount", KNOB_STRING, analysis.oicount, "FILE", "write the -icount report to FILE"),
+    REPORT("-oicount", analysis.oicount, "write the -icount report to FILE"),
     SHARED("-mix", KNOB_BOOL, analysis.mix, NULL,
 	   "histograms of the instructions run, by extension, category and mnemonic"),
-    SHARED("-omix", KNOB_STRING, analysis.omix, "FILE", "write the -mix report to FILE"),
+    REPORT("-omix", analysis.omix, "write the -mix report to FILE"),
     SHARED("-footprint", KNOB_BOOL, analysis.footprint, NULL,
 	   "distinct cache lines and pages touched by loads, stores and code"),
-    SHARED("-ofootprint", KNOB_STRING, analysis.ofootprint, "FILE",
-	   "write the -footprint report to FILE"),
+    REPORT("-ofootprint", analysis.ofootprint, "write the -footprint report to FILE"),
     SHARED("-debugtrace", KNOB_BOOL, analysis.debugtrace, NULL,
 	   "a line per instruction run: thread, icount, pc, disassembly, memory and registers"),
     SHARED("-odebugtrace", KNOB_STRING, analysis.odebugtrace, "FILE",
-	   "write -debugtrace to FILE (default debugtrace.out; .gz, .xz: compressed)"),
+	   "write -debugtrace to FILE (.gz, .xz: compressed)"),
     SHARED("-bbv", KNOB_BOOL, analysis.bbv, NULL,
 	   "basic-block vectors per interval, in SimPoint's .bb format"),
     SHARED("-obbv", KNOB_STRING, analysis.obbv, "FILE",
-	   "write -bbv to FILE (default bbv.bb; thread N>0: FILE.tidN)"),
+	   "write -bbv to FILE (thread N>0: FILE.tidN)"),
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
-     "instructions per -bbv interval (default 10000000)", 1000000000000ull},
+     "instructions per -bbv interval", 1000000000000ull, NULL},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
     SHARED("-appdebug", KNOB_BOOL, debug.on, NULL,
 	   "debug the app with gdb: a stub on 127.0.0.1 waits for gdb before the first "
@@ -44,6 +48,8 @@ static const struct knob shared_knobs[] = {
 bool shared_knobs_init(struct shared_knobs *k)
 {
 	*k = (struct shared_knobs){.control = control_spec_new()};
+	k->analysis.odebugtrace = "debugtrace.out";
+	k->analysis.obbv = "bbv.bb";
 	k->analysis.bbv_interval = 10000000;
 	return k->control != NULL;
 }

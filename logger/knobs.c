@@ -9,7 +9,7 @@
 
 #define KNOB(name, kind, field, value, help)                                                       \
 	{                                                                                          \
-		name, kind, offsetof(struct logger_knobs, field), value, help, 0                   \
+		name, kind, offsetof(struct logger_knobs, field), value, help, 0, NULL             \
 	}
 /* -jit:stress_stop_ms: a minute between stops is already no stress at all. */
 enum { STRESS_STOP_MS_MAX = 60000 };
@@ -18,7 +18,8 @@ static const struct knob logger_knobs[] = {
     KNOB("-log", KNOB_BOOL, log, NULL, "record a pinball (0: only run under the JIT)"),
     KNOB("-log:basename", KNOB_STRING, basename, "B", "region k is written as pinball B.k"),
     KNOB("-q", KNOB_BOOL, quiet, NULL,
-	 "quiet: no line on stderr about each pinball written (when the process ends or execs)"),
+	 "quiet: no line on stderr about each pinball written or forked child not "
+	 "recorded, no progress line"),
     KNOB("-log:fat", KNOB_BOOL, fat, NULL,
 	 "1: every mapped page at region start; 0: those the region touches"),
     {.name = "-log:slice",
@@ -43,7 +44,12 @@ static const struct knob logger_knobs[] = {
     KNOB("-pinplay-control", KNOB_BOOL, pinplay_control, NULL,
 	 "analysis tools count inside the recorded (global) regions; 0: inside their own "
 	 "per-thread -control regions"),
-    KNOB("-jit:argv0", KNOB_WORD, argv0, "NAME", "argv[0] to give the app"),
+    {.name = "-jit:argv0",
+     .kind = KNOB_WORD,
+     .offset = offsetof(struct logger_knobs, argv0),
+     .value = "NAME",
+     .help = "(set when following execve) argv[0] to give the app",
+     .unset = "PROGRAM"},
     {.name = "-log:root_pid",
      .kind = KNOB_UINT,
      .offset = offsetof(struct logger_knobs, root_pid),
@@ -71,8 +77,8 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 		return 2;
 	}
 	const struct knob_set sets[] = {KNOB_SET(logger_knobs, k), shared_knob_set(&k->shared)};
-	const struct knobs_parser parser = {"logger", "logger [knobs] [--] PROGRAM [ARGS...]", sets,
-					    sizeof sets / sizeof sets[0], k->shared.control};
+	const struct knobs_parser parser = KNOBS_PARSER(
+	    "logger", "logger [knobs] [--] PROGRAM [ARGS...]", "program", sets, k->shared.control);
 	int i = 1;
 	while (i < argc && !k->program_index) {
 		switch (knobs_step(&parser, argc, argv, &i)) {

@@ -44,13 +44,12 @@ struct knobs {
 
 #define KNOB(name, kind, field, value, help)                                                       \
 	{                                                                                          \
-		name, kind, offsetof(struct knobs, field), value, help, 0                          \
+		name, kind, offsetof(struct knobs, field), value, help, 0, NULL                    \
 	}
 static const struct knob replayer_knobs[] = {
     KNOB("-replay:echo", KNOB_BOOL, echo, NULL, "write what the app wrote to fds 1 and 2"),
     KNOB("-log", KNOB_BOOL, log, NULL, "relog: write the -control regions as new pinballs"),
-    KNOB("-log:basename", KNOB_STRING, basename, "B",
-	 "relogged region k goes to pinball B.k (default pinball/log)"),
+    KNOB("-log:basename", KNOB_STRING, basename, "B", "relogged region k goes to pinball B.k"),
     KNOB("-log:regions:in", KNOB_STRING, regions, "FILE",
 	 "relog the regions of a CSV file (lines <region>,<start icount>,<length>,...)"),
     KNOB("-q", KNOB_BOOL, quiet, NULL, "quiet: no progress line on a terminal"),
@@ -74,8 +73,8 @@ static int parse(int argc, char **argv, struct knobs *k)
 	}
 	const struct knob_set sets[] = {KNOB_SET(replayer_knobs, k), trace_knob_set(&k->trace),
 					shared_knob_set(&k->shared)};
-	const struct knobs_parser parser = {"replayer", "replayer [knobs] PINBALL", sets,
-					    sizeof sets / sizeof sets[0], k->shared.control};
+	const struct knobs_parser parser = KNOBS_PARSER("replayer", "replayer [knobs] [--] PINBALL",
+							"pinball", sets, k->shared.control);
 	for (int i = 1; i < argc;) {
 		switch (knobs_step(&parser, argc, argv, &i)) {
 		case KNOBS_TAKEN:

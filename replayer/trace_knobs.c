@@ -11,15 +11,17 @@
 
 static const struct knob trace_knobs[] = {
     {"-trace", KNOB_STRING, offsetof(struct trace_knobs, format), "FORMAT",
-     "write a trace of the replayed instructions: champsim (ChampSim's input_instr records)", 0},
+     "write a trace of the replayed instructions: champsim (ChampSim's input_instr records) "
+     "or feed (the replay library's)",
+     0, NULL},
     {"-o", KNOB_STRING, offsetof(struct trace_knobs, output), "FILE",
-     "the -trace file (.xz: xz, .gz: gzip, else raw; one per thread with .tidN)", 0},
+     "the -trace file (.xz: xz, .gz: gzip, else raw; one per thread with .tidN)", 0, NULL},
     {"-trace:xz_preset", KNOB_UINT, offsetof(struct trace_knobs, xz_preset), "N",
-     "the xz or gzip preset of -trace (xz 0-9, gzip 1-9)", 9},
+     "the xz or gzip preset of -trace (xz 0-9, gzip 1-9)", 9, NULL},
     {"-trace:regs", KNOB_BOOL, offsetof(struct trace_knobs, regs), NULL,
-     "-trace feed: every instruction's registers (the replay library asks for them)", 0},
+     "-trace feed: every instruction's registers (the replay library asks for them)", 0, NULL},
     {"-trace:memory", KNOB_BOOL, offsetof(struct trace_knobs, memory), NULL,
-     "-trace feed: the region's memory at its start", 0},
+     "-trace feed: the region's memory at its start", 0, NULL},
 };
 
 void trace_knobs_init(struct trace_knobs *k)

@@ -220,9 +220,12 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 		return;
 	if (is_fork(nr, args) && result == 0) {
 		/* The child has no writer thread: it is not recorded, and the pages withheld
-		 * for first-touch recording are its own again. */
+		 * for first-touch recording are its own again. Should it end without an exec,
+		 * the user hears that nothing of it was recorded. */
 		if (recording() && !rec.fat)
 			first_touch_end();
+		if (recording())
+			written_forked_in_region(rec.region);
 		rec.disabled = true;
 		rec.region = 0; /* its images after an exec are pinballs of another process */
 		return;
@@ -315,7 +318,7 @@ static void before_exec(struct jit_thread *t, void *arg)
 	if (recording())
 		exec_in_region(t, (long)jit_thread_gpr(t, JIT_GPR_RAX));
 	rt_format(next_region_text, sizeof next_region_text, "%u", rec.region);
-	written_tell();
+	written_tell(false);
 }
 
 /* The app dies of a signal: the region cannot be finished (the thread may be anywhere,
@@ -355,14 +358,14 @@ static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, 
 			    "pinball %s not written",
 			    sig, rec.region, rec.path);
 	}
-	written_tell();
+	written_tell(true);
 }
 
 static void at_exit(int status, void *arg)
 {
 	(void)status;
 	(void)arg;
-	written_tell();
+	written_tell(true);
 }
 
 /* Out of a region the recorder does nothing a vfork child could disturb: it may run in our

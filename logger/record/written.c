@@ -3,10 +3,13 @@
 #include "jit_messages.h"
 #include "rt_alloc.h"
 #include "rt_string.h"
+#include "rt_syscall.h"
 
 static bool quiet;
 static char **lines;
 static size_t count, told, cap;
+static bool forked; /* in a region, and not told yet */
+static uint32_t forked_region;
 
 void written_init(bool q)
 {
@@ -30,8 +33,19 @@ void written_add(const char *line)
 		lines[count++] = copy;
 }
 
-void written_tell(void)
+void written_forked_in_region(uint32_t region)
+{
+	forked = !quiet;
+	forked_region = region;
+}
+
+void written_tell(bool process_ends)
 {
 	for (; told < count; told++)
 		jit_message("wrote %s", lines[told]);
+	if (process_ends && forked)
+		jit_message("process %ld (forked in region %u) is not recorded: a forked child is "
+			    "recorded from its exec on",
+			    rt_getpid(), forked_region);
+	forked = forked && !process_ends;
 }

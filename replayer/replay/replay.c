@@ -103,6 +103,20 @@ static long create_thread(struct jit_thread *t, struct rthread *th, uint64_t ico
 	return replay_inject_syscall(t, th, icount, SYS_clone, a, e);
 }
 
+/* Once per syscall (numbers beyond the table share a word): an app that calls one in a loop
+ * would bury the verdict under copies of the same line. */
+static void warn_unmodelled(long nr, uint64_t icount)
+{
+	enum { SLOTS = 512 };
+	static bool warned[SLOTS + 1];
+	size_t slot = nr >= 0 && nr < SLOTS ? (size_t)nr : SLOTS;
+	if (__atomic_exchange_n(&warned[slot], true, __ATOMIC_RELAXED))
+		return;
+	jit_message("warning: syscall %s at icount %lu is not modelled: its memory effects "
+		    "beyond the result were not recorded (said once per syscall)",
+		    name_of(nr), icount);
+}
+
 static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *arg)
 {
 	(void)arg;
@@ -122,9 +136,7 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 			 name_of((long)e->nr));
 	struct mem_range ranges[SYSCALL_MAX_RANGES];
 	if (syscall_writes(nr, a, e->result, ranges) < 0)
-		jit_message("warning: syscall %s at icount %lu is not modelled: its memory effects "
-			    "beyond the result were not recorded",
-			    name_of(nr), icount);
+		warn_unmodelled(nr, icount);
 	rp.syscalls++;
 	if (nr == SYS_exit_group || (nr == SYS_exit && replay_threads_running() == 1)) {
 		for (size_t i = 0; i < rp.in->nthreads; i++)

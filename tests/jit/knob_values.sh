@@ -2,7 +2,9 @@
 # Usage: knob_values.sh LOGGER REPLAYER
 # A knob's value is never taken for the program (nor the program for a value): bad values
 # are one line naming the knob and exit 2, on the logger and the replayer alike; the valid
-# forms (0/1/true/false/yes/no/on/off, a bool alone, `--`) keep working.
+# forms (0/1/true/false/yes/no/on/off, a bool alone before another knob or `--`) keep
+# working. A boolean knob followed by any other word is an error, with or without a `--`
+# later: the program (the pinball) goes after `--`.
 set -uo pipefail
 logger=$1 replayer=$2
 work=$(mktemp -d)
@@ -42,12 +44,15 @@ works() { # EXPECTED-OUTPUT COMMAND...: exit 0 and exactly that output (stdout a
 refused "logger: error: knob '-log' takes 0 or 1, not '2'" "$logger" -log 2
 refused "logger: error: knob '-log' takes 0 or 1, not '2'" "$logger" -log 2 -- /bin/true
 refused "logger: error: knob '-log:fat' takes 0 or 1, not '7'" "$logger" -log:fat 7
-refused "logger: error: knob '-log' takes 0 or 1, not 'x'" "$logger" -log x -- /bin/true
-refused "logger: error: knob '-follow_execv' takes 0 or 1, not 'maybe'" \
+after="(the program goes after --)"
+refused "logger: error: knob '-log' takes 0 or 1, not 'x' $after" "$logger" -log x -- /bin/true
+refused "logger: error: knob '-log' takes 0 or 1, not 'x' $after" "$logger" -log x /bin/true
+refused "logger: error: knob '-log' takes 0 or 1, not 'x' $after" "$logger" -log x
+refused "logger: error: knob '-follow_execv' takes 0 or 1, not 'maybe' $after" \
 	"$logger" -follow_execv maybe -- /bin/true
 refused "logger: error: knob '-icount' takes 0 or 1, not '00'" "$logger" -icount 00 /bin/true
-# Without a later `--`, a word that is no boolean value is the program, as before.
-expect 127 "logger: error: cannot run 'x': command not found" "$logger" -log 0 -icount x
+refused "logger: error: knob '-icount' takes 0 or 1, not '/bin/true' $after" \
+	"$logger" -log 0 -icount /bin/true
 # String, numeric and controller knobs whose value is missing or is another knob.
 refused "logger: error: knob '-log:basename' needs a value, not '--'" "$logger" -log:basename -- x
 refused "logger: error: knob '-log:basename' needs a value" "$logger" -log:basename
@@ -68,6 +73,9 @@ refused "logger: error: knob '-jit:stress_stop_ms' takes a number from 0 to 6000
 works "" "$logger" -log -- /bin/true
 works "" "$logger" -log:basename "$work/a/x" -log -- /bin/true
 [ -f "$work/a/x.0.meta" ] || { echo "FAIL: '-log --' (alone: 1) recorded no pinball"; fail=1; }
+# PinPlay's users write a bare -log before its other knobs.
+works "" "$logger" -log -log:basename "$work/d/x" -- /bin/true
+[ -f "$work/d/x.0.meta" ] || { echo "FAIL: '-log -log:basename' recorded no pinball"; fail=1; }
 works "" "$logger" -log:basename "$work/b/x" -log NO /bin/true
 [ ! -e "$work/b" ] || { echo "FAIL: '-log NO' recorded"; fail=1; }
 works "" "$logger" -log:basename "$work/c/x" -log yes -log:fat On -- /bin/true
@@ -84,7 +92,10 @@ icount_reports() { "$logger" -log 0 -icount -follow_execv "$1" -- sh -c 'exec /b
 "$logger" -log:basename "$work/pb/x" -- /bin/echo hello >/dev/null || exit 1
 pb=$work/pb/x.0
 refused "replayer: error: knob '-replay:echo' takes 0 or 1, not '2'" "$replayer" -replay:echo 2 "$pb"
-refused "replayer: error: knob '-icount' takes 0 or 1, not 'x'" "$replayer" -icount x -- "$pb"
+refused "replayer: error: knob '-icount' takes 0 or 1, not 'x' (the pinball goes after --)" \
+	"$replayer" -icount x -- "$pb"
+refused "replayer: error: knob '-replay:echo' takes 0 or 1, not '$pb' (the pinball goes after --)" \
+	"$replayer" -replay:echo "$pb"
 refused "replayer: error: knob '-oicount' needs a value, not '--'" "$replayer" -oicount -- "$pb"
 refused "replayer: error: knob '-oicount' needs a value" "$replayer" "$pb" -oicount
 refused "replayer: error: knob '-control' needs a value, not '-icount'" \

@@ -7,11 +7,15 @@
  *
  * mutate_pinball IN OUT NAME: one named mutation, for tests of a given defence: rip0,
  * flag-ac, flag-df, flag-tf, write-outside, page-outside, page-twice, map-overlap,
- * end-icount, slice, signo, dest-reg, xsave-size. */
+ * end-icount, slice, signo, dest-reg, xsave-size; and NAME=ADDR, where memory that is not
+ * the app's is (the replayer's own): write-at=ADDR (the kernel's writes of every syscall
+ * that has some go there), mmap-at=ADDR, mremap-at=ADDR (every successful call's result
+ * is ADDR), munmap-at=ADDR (every successful munmap returns ADDR). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "pinball.h"
 
@@ -82,7 +86,8 @@ static void say(const struct mutation *m, const char *what)
 	       what ? ": " : "", what ? what : "");
 }
 
-static const char *named; /* the named mutation, or NULL */
+static const char *named;   /* the named mutation, or NULL */
+static uint64_t named_addr; /* its address (write-outside: 0x10000) */
 
 static bool is(const char *name)
 {
@@ -183,14 +188,28 @@ static void change_page(struct pinball_page *p)
 	}
 }
 
+/* Whether e is a successful call of syscall nr (a result that is no error). */
+static bool succeeded(const struct pinball_event *e, uint64_t nr)
+{
+	return e->kind == PINBALL_EV_SYSCALL && e->syscall.nr == nr &&
+	       (uint64_t)e->syscall.result < -4096ull;
+}
+
 static void change_event(struct pinball_event *e)
 {
-	if (is("write-outside") && e->kind == PINBALL_EV_SYSCALL && e->syscall.nwrites) {
+	if ((is("write-outside") || is("write-at")) && e->kind == PINBALL_EV_SYSCALL &&
+	    e->syscall.nwrites) {
 		struct pinball_mem_write *w =
 		    (struct pinball_mem_write *)copy_of(e->syscall.writes, sizeof *w);
-		w->addr = 0x10000;
+		w->addr = named_addr;
 		e->syscall.writes = w;
 		e->syscall.nwrites = 1;
+		return;
+	}
+	if ((is("mmap-at") && succeeded(e, SYS_mmap)) ||
+	    (is("mremap-at") && succeeded(e, SYS_mremap)) ||
+	    (is("munmap-at") && succeeded(e, SYS_munmap))) {
+		e->syscall.result = (int64_t)named_addr;
 		return;
 	}
 	if (is("signo") && e->kind == PINBALL_EV_SIGNAL) {
@@ -408,7 +427,9 @@ static bool make_named_plan(void)
 	    {"page-outside", P_PAGES, ALL, CHANGE}, {"page-twice", P_PAGES, ALL, DUPLICATE},
 	    {"slice", P_SLICES, ALL, CHANGE},	    {"write-outside", P_EVENTS, ALL, CHANGE},
 	    {"signo", P_EVENTS, ALL, CHANGE},	    {"dest-reg", P_EVENTS, ALL, CHANGE},
-	    {"xsave-size", P_HEADER, ALL, CHANGE},
+	    {"xsave-size", P_HEADER, ALL, CHANGE},  {"write-at", P_EVENTS, ALL, CHANGE},
+	    {"mmap-at", P_EVENTS, ALL, CHANGE},	    {"mremap-at", P_EVENTS, ALL, CHANGE},
+	    {"munmap-at", P_EVENTS, ALL, CHANGE},
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (is(table[i].name)) {
@@ -444,8 +465,17 @@ int main(int argc, char **argv)
 		return fail("usage: mutate_pinball IN OUT SEED");
 	char *end;
 	rng = strtoull(argv[3], &end, 0) * 0x9e3779b97f4a7c15ull | 1;
-	if (*end)
+	if (*end) {
 		named = argv[3];
+		named_addr = 0x10000;
+		char *addr = strchr(argv[3], '=');
+		if (addr) {
+			*addr = '\0';
+			named_addr = strtoull(addr + 1, &end, 0);
+			if (*end || end == addr + 1)
+				return fail("NAME=ADDR needs an address");
+		}
+	}
 	char err[PINBALL_ERR_MAX];
 	struct pinball_reader *r = pinball_reader_open(argv[1], err);
 	if (!r)

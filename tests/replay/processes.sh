@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Usage: processes.sh LOGGER REPLAYER PINBALL_TOOL THREADS_APP
 # Every process and every exec gets a pinball of its own, each one is finished (or removed),
-# and the logger says which it wrote; what killed loggers leave behind is named by verify,
-# removed by `pinball clean` and by the next run; an older pinball's extra parts go.
+# and the logger says which it wrote, and which forked children it did not record; what
+# killed loggers leave behind is named by verify, removed by `pinball clean` and by the next
+# run; an older pinball's extra parts go.
 set -uo pipefail
 logger=$1 replayer=$2 pinball=$3 threads_app=$4
 work=$(mktemp -d)
@@ -36,6 +37,7 @@ children=$(cd pb && ls sh.pid*.0.meta 2>/dev/null | wc -l)
 [ "$children" -eq 2 ] || fail "expected 2 pinballs of forked processes, found $children: $(ls pb)"
 [ -f pb/sh.0.meta ] && [ -f pb/sh.1.meta ] || fail "the shell's two images: $(ls pb)"
 [ "$(grep -c '^logger: wrote pb/sh' err.txt)" -eq 4 ] || fail "the logger named: $(cat err.txt)"
+! grep -q 'is not recorded' err.txt || fail "children that exec'd said unrecorded: $(cat err.txt)"
 grep -q '^logger: wrote pb/sh.0: .* to exec execve$' err.txt || fail "$(cat err.txt)"
 "$pinball" info pb/sh.0 | grep -q 'region stop   exec execve' || fail "pinball info pb/sh.0"
 replays_as pb/sh.0 ""
@@ -122,3 +124,21 @@ grep -q '^pb/over.0: 0 files removed (the finished pinball is kept)$' clean.out 
 	fail "clean said $(cat clean.out)"
 replays_as pb/over.0 ""
 echo "ok: older parts removed"
+
+# 8. A child forked in a region that never execs is not recorded, and says so when it ends
+# (a subshell); one forked outside any region does not, nor any under -q.
+subshell='(echo "$BASHPID"); x=$(echo hi); echo "$x"'
+"$logger" -log:basename pb/fork -- /bin/bash --norc -c "$subshell" >out.txt 2>err.txt ||
+	fail "logger of subshells: $(cat err.txt)"
+pid=$(head -1 out.txt)
+grep -qx "logger: process $pid (forked in region 0) is not recorded: a forked child is recorded from its exec on" err.txt ||
+	fail "no word of subshell $pid: $(cat err.txt)"
+[ "$(grep -c 'is not recorded' err.txt)" -eq 2 ] || fail "two children, told: $(cat err.txt)"
+replays_as pb/fork.0 hi # the subshell wrote, unrecorded; the parent echoes what it read
+for knobs in "-q" "-log 0" "-control start:icount:1000000000000"; do
+	# shellcheck disable=SC2086 # the knobs are words
+	"$logger" $knobs -log:basename pb/nofork -- /bin/bash --norc -c "$subshell" >/dev/null 2>err.txt ||
+		fail "logger $knobs: $(cat err.txt)"
+	! grep -q 'is not recorded' err.txt || fail "logger $knobs told: $(cat err.txt)"
+done
+echo "ok: forked children not recorded are named"

@@ -49,6 +49,6 @@ echo "ok: replayer progress"
 if grep -q $'\e' out.txt err.txt; then fail "progress without a terminal: $(cat -v err.txt)"; fi
 on_terminal "$logger" -q -log:basename pb/q -- "$ticker" 3 600
 if grep -q $'\e' tty.raw; then fail "progress with -q: $(cat -v tty.raw)"; fi
-on_terminal "$replayer" -q pb/s.0
+on_terminal "$replayer" -q -- pb/s.0
 if grep -q $'\e' tty.raw; then fail "replayer progress with -q"; fi
 echo "ok: no progress without a terminal or with -q"

@@ -9,7 +9,7 @@ trap 'rm -rf "$work"' EXIT
 "$logger" -log:basename "$work/pb/r" -control start:ssc:11223344,stop:ssc:55667788 \
 	-- "$app" 200000 >/dev/null || exit 1
 recorded=$("$pinball" info "$work/pb/r.0" | awk '$1 == "instructions" { print $2 }')
-out=$("$replayer" -icount "$work/pb/r.0" 2>&1)
+out=$("$replayer" -icount -- "$work/pb/r.0" 2>&1)
 echo "$out"
 grep -q "^replay: OK $recorded instructions" <<<"$out" || { echo "expected OK with $recorded"; exit 1; }
 grep -qx "icount total $recorded" <<<"$out" || { echo "-icount differs from $recorded"; exit 1; }

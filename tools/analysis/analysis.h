@@ -13,9 +13,9 @@ struct analysis_knobs {
 	bool icount, mix, footprint;
 	const char *oicount, *omix, *ofootprint; /* report files, NULL: stderr */
 	bool debugtrace;
-	const char *odebugtrace; /* NULL: debugtrace.out */
+	const char *odebugtrace; /* the trace file (the drivers' default: debugtrace.out) */
 	bool bbv;
-	const char *obbv;      /* NULL: bbv.bb */
+	const char *obbv;      /* the vectors' file (the drivers' default: bbv.bb) */
 	uint64_t bbv_interval; /* instructions */
 };
 

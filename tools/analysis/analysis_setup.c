@@ -56,8 +56,7 @@ int analysis_register(const struct analysis_knobs *k, char *err, size_t errlen)
 		analysis_active.footprint = true;
 	}
 	if (k->debugtrace) {
-		if (debugtrace_register(k->odebugtrace ? k->odebugtrace : "debugtrace.out", err,
-					errlen))
+		if (debugtrace_register(k->odebugtrace, err, errlen))
 			return -1;
 		analysis_active.debugtrace = true;
 	}
@@ -66,7 +65,7 @@ int analysis_register(const struct analysis_knobs *k, char *err, size_t errlen)
 			snprintf(err, errlen, "-bbv:interval must be at least 1");
 			return -1;
 		}
-		if (bbv_register(k->obbv ? k->obbv : "bbv.bb", k->bbv_interval, err, errlen))
+		if (bbv_register(k->obbv, k->bbv_interval, err, errlen))
 			return -1;
 		/* its counts are the block counts, which follow the regions */
 		analysis_active.block_counts = true;
