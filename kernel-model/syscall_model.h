@@ -64,6 +64,17 @@ int syscall_writes(long nr, const long args[6], long result, struct mem_range *o
  * by reading them. Returns how many (at most SYSCALL_MAX_RANGES). */
 int syscall_accesses(long nr, const long args[6], struct mem_range *out);
 
+/* Whether a call may wait in the kernel for something another thread of the process does
+ * (a futex, a pipe, a lock, a signal...). */
+enum syscall_wait {
+	SYSCALL_WAITS_NEVER = 1,
+	/* only when the descriptor in argument *fd_arg is a pipe, a socket, a terminal...: not
+	 * a regular file or a block device */
+	SYSCALL_WAITS_ON_FD,
+	SYSCALL_MAY_WAIT, /* any call the model does not know to be quick */
+};
+enum syscall_wait syscall_wait_kind(long nr, const long args[6], int *fd_arg);
+
 /* Where the data come from that a call writes to a file descriptor. */
 enum syscall_output {
 	SYSCALL_OUTPUT_NONE = 0,

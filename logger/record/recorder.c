@@ -4,6 +4,7 @@
 #include <linux/sched.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "first_touch.h"
@@ -153,6 +154,31 @@ static bool is_exec(long nr)
 	return nr == SYS_execve || nr == SYS_execveat;
 }
 
+/* A descriptor the kernel serves without waiting for anyone: a regular file, a block
+ * device, or a memory device (/dev/null, /dev/zero, /dev/urandom: major 1). */
+static bool fd_never_waits(long fd)
+{
+	struct stat st; /* the kernel's layout on x86-64 */
+	if (rt_syscall2(SYS_fstat, fd, (long)&st))
+		return false;
+	uint64_t major = ((st.st_rdev >> 8) & 0xfff) | ((st.st_rdev >> 32) & ~0xfffull);
+	return S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISCHR(st.st_mode) && major == 1);
+}
+
+/* Whether the call may wait for another thread of the app (the baton must go on). */
+static bool may_wait(long nr, const long args[6])
+{
+	int fd_arg;
+	switch (syscall_wait_kind(nr, args, &fd_arg)) {
+	case SYSCALL_WAITS_NEVER:
+		return false;
+	case SYSCALL_WAITS_ON_FD:
+		return !fd_never_waits(args[fd_arg]);
+	default:
+		return true;
+	}
+}
+
 static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void *arg)
 {
 	(void)arg;
@@ -182,8 +208,10 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long args[6], void 
 		return false;
 	if (record_echoed_copy(t, nr, args))
 		return true;
-	/* An exec keeps the baton: should it replace the process, the region ends in it. */
-	if (!is_exec(nr))
+	/* An exec keeps the baton: should it replace the process, the region ends in it. So
+	 * does a call that cannot wait for another thread (the others then wait a little
+	 * longer, and no hand-over costs a wake-up: sort's writes to /dev/null made thousands). */
+	if (!is_exec(nr) && may_wait(nr, args))
 		region_thread_syscall_enter(t);
 	return false;
 }

@@ -2,6 +2,7 @@
  * buffers of representative calls are found as the kernel uses them. */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
 #include <string.h>
@@ -238,6 +239,26 @@ START_TEST(bad_pointers_give_no_range)
 }
 END_TEST
 
+/* Which calls may wait for another thread: a recorder keeps running one thread through
+ * those that cannot. */
+START_TEST(waits_for_other_threads)
+{
+	int fd_arg = -1;
+	const long wake[6] = {0, FUTEX_WAKE_PRIVATE, 1}, wait[6] = {0, FUTEX_WAIT_PRIVATE, 1};
+	const long setlkw[6] = {3, F_SETLKW}, getfl[6] = {3, F_GETFL}, none[6] = {0};
+	ck_assert_int_eq(syscall_wait_kind(SYS_futex, wake, &fd_arg), SYSCALL_WAITS_NEVER);
+	ck_assert_int_eq(syscall_wait_kind(SYS_futex, wait, &fd_arg), SYSCALL_MAY_WAIT);
+	ck_assert_int_eq(syscall_wait_kind(SYS_fcntl, setlkw, &fd_arg), SYSCALL_MAY_WAIT);
+	ck_assert_int_eq(syscall_wait_kind(SYS_fcntl, getfl, &fd_arg), SYSCALL_WAITS_NEVER);
+	ck_assert_int_eq(syscall_wait_kind(SYS_mmap, none, &fd_arg), SYSCALL_WAITS_NEVER);
+	ck_assert_int_eq(syscall_wait_kind(SYS_wait4, none, &fd_arg), SYSCALL_MAY_WAIT);
+	ck_assert_int_eq(syscall_wait_kind(SYS_nanosleep, none, &fd_arg), SYSCALL_MAY_WAIT);
+	ck_assert_int_eq(syscall_wait_kind(SYS_openat, none, &fd_arg), SYSCALL_MAY_WAIT);
+	ck_assert_int_eq(syscall_wait_kind(SYS_pwrite64, none, &fd_arg), SYSCALL_WAITS_ON_FD);
+	ck_assert_int_eq(fd_arg, 0);
+}
+END_TEST
+
 Suite *syscall_model_suite(void)
 {
 	Suite *s = suite_create("syscall_model");
@@ -254,6 +275,7 @@ Suite *syscall_model_suite(void)
 	tcase_add_test(tc, commands_decide);
 	tcase_add_test(tc, a_mapped_file_arrives_as_written_memory);
 	tcase_add_test(tc, bad_pointers_give_no_range);
+	tcase_add_test(tc, waits_for_other_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }
