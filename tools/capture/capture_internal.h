@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "handoff.h"
+#include "trace_buffers.h"
 
 enum {
 	/* The largest record (the header, 64 instructions of 16 registers and 6 words) and a
@@ -17,7 +18,7 @@ enum {
 	 * values). */
 	CAPTURE_MARGIN = 8 + 64 * (128 + 48) + 8 + 64,
 	CAPTURE_MAX_BLOCKS = 1 << 22,
-	CAPTURE_MAX_THREADS = 1024,
+	CAPTURE_MAX_THREADS = TRACE_BUFFERS_MAX_THREADS,
 };
 
 /* A word with this bit is no block's name but a mark: the thread left the block of the
