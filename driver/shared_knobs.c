@@ -25,6 +25,13 @@ static const struct knob shared_knobs[] = {
 	   "basic-block vectors per interval, in SimPoint's .bb format"),
     SHARED("-obbv", KNOB_STRING, analysis.obbv, "FILE",
 	   "write -bbv to FILE (default bbv.bb; thread N>0: FILE.tidN)"),
+    SHARED("-vprofile", KNOB_STRING, analysis.vprofile.plugin, "PLUGIN",
+	   "value profiling with the plug-in PLUGIN.so (a path), or a bundled one: classic, "
+	   "address"),
+    SHARED("-vprofile_out", KNOB_STRING, analysis.vprofile.output, "FILE",
+	   "write the -vprofile profile to FILE (default NAME.vprof; see pinball vplist)"),
+    {"-vprofile_values", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.values_kept),
+     "N", "distinct values -vprofile keeps per instruction (default 1024)", 1u << 30},
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
      "instructions per -bbv interval (default 10000000)", 1000000000000ull},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
@@ -45,6 +52,7 @@ bool shared_knobs_init(struct shared_knobs *k)
 {
 	*k = (struct shared_knobs){.control = control_spec_new()};
 	k->analysis.bbv_interval = 10000000;
+	k->analysis.vprofile.values_kept = VPROF_DEFAULT_VALUES_KEPT;
 	return k->control != NULL;
 }
 

@@ -1,0 +1,306 @@
+/* The value profiler's JIT client (app threads, TLS-free): at translation, each block's
+ * profiled instructions get their values stored inline into the block's record
+ * (jit_insert_trace_*); region events become marks between records. No plug-in code runs
+ * here: the specification was compiled before the app started. */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "instrument.h"
+#include "jit_app.h"
+#include "jit_messages.h"
+#include "rt_alloc.h"
+#include "rt_format.h"
+#include "rt_mutex.h"
+#include "rt_syscall.h"
+#include "trace_buffers.h"
+#include "vprof.h"
+#include "vprof_internal.h"
+
+struct vp_spec vp_spec;
+struct vp_block **vp_blocks;
+struct vp_image *vp_images;
+size_t vp_nimages;
+
+enum { INSN_HASH_SLOTS = 1 << 20 };
+
+/* Region marks a thread has not written yet: they go between its records at its next block
+ * start (or where it leaves its block), never into the record being written. */
+struct pending {
+	rt_mutex lock; /* the thread itself and a broadcast event's thread */
+	uint32_t n;
+	uint64_t marks[VP_MAX_MARKS];
+};
+
+static struct {
+	struct trace_buffers buffers;
+	uint32_t nblocks;
+	struct vp_insn **insns; /* deduplicated instructions, open addressing by pc */
+	struct pending pending[TRACE_BUFFERS_MAX_THREADS];
+} vc;
+
+static uint32_t insn_hash(uint64_t pc)
+{
+	return (uint32_t)((pc * 0x9e3779b97f4a7c15ull) >> 44) & (INSN_HASH_SLOTS - 1);
+}
+
+/* The instruction's shared description: found again for a retranslation of the same code,
+ * else made from d. Translation is serialised by the runtime: no lock. */
+static struct vp_insn *insn_of(const struct vprof_insn *d, const struct vp_capture *how)
+{
+	uint32_t h = insn_hash(d->pc);
+	for (uint32_t probes = 0; probes < INSN_HASH_SLOTS;
+	     probes++, h = (h + 1) & (INSN_HASH_SLOTS - 1)) {
+		struct vp_insn *in = vc.insns[h];
+		if (!in)
+			break;
+		if (in->insn.pc == d->pc && in->insn.length == d->length &&
+		    !memcmp(in->insn.bytes, d->bytes, d->length))
+			return in;
+	}
+	struct vp_insn *in = rt_calloc(1, sizeof *in);
+	if (!in)
+		jit_fatal("-vprofile: out of memory for instruction descriptions");
+	in->insn = *d;
+	for (unsigned k = 0; k < d->nvalues; k++)
+		in->shift[k] = how[k].shift;
+	if (!vc.insns[h])
+		vc.insns[h] = in; /* a full table only loses the sharing */
+	return in;
+}
+
+/* Inserts the stores of instruction i's values from offset *off on (8 bytes a value; an
+ * address goes with a memory value, a REP string's count with its addresses); clears the
+ * slots the JIT cannot capture. */
+static void lay_out(struct jit_block *b, size_t i, struct vprof_insn *d,
+		    const struct vp_capture *how, struct vp_binsn *bi, uint32_t *off)
+{
+	memset(bi->offset, 0, sizeof bi->offset);
+	bi->rcx_offset = 0;
+	for (unsigned k = 0; k < d->nvalues; k++) {
+		uint32_t at = *off;
+		bool ok = false;
+		switch (how[k].how) {
+		case VP_GPR:
+			ok = jit_insert_trace_gpr(b, i, how[k].what, how[k].after, at);
+			*off += ok ? 8 : 0;
+			break;
+		case VP_ADDR:
+			jit_insert_trace_address(b, i, how[k].what, at);
+			ok = true;
+			*off += 8;
+			if (jit_insn_is_rep_string(jit_block_insn(b, i)) && !bi->rcx_offset) {
+				bi->rcx_offset = (uint16_t)*off;
+				jit_insert_trace_gpr(b, i, JIT_GPR_RCX, false, *off);
+				*off += 8;
+			}
+			break;
+		case VP_MEM:
+			ok = jit_insert_trace_memory(b, i, how[k].what, at + 8, at);
+			*off += ok ? 16 : 0;
+			break;
+		default:
+			break;
+		}
+		bi->offset[k] = ok ? (uint16_t)at : 0;
+		d->values[k].valid = ok;
+	}
+}
+
+static void full(const struct jit_callout *c);
+
+static void instrument(struct jit_block *b, void *arg)
+{
+	(void)arg;
+	size_t n = jit_block_length(b);
+	struct vp_binsn insns[JIT_MAX_BLOCK_LENGTH];
+	uint32_t m = 0, off = 8; /* after the block's word */
+	for (size_t i = 0; i < n; i++) {
+		struct vprof_insn d;
+		struct vp_capture how[VPROF_MAX_VALUES];
+		if (!vp_spec_describe(&vp_spec, jit_block_pc(b, i), jit_block_insn(b, i),
+				      jit_block_operands(b, i), jit_block_bytes(b, i), &d, how))
+			continue;
+		lay_out(b, i, &d, how, &insns[m], &off);
+		insns[m++].in = insn_of(&d, how);
+	}
+	/* A block without a record is one the decoder never hears of: fine unless the calls
+	 * and returns of every block are needed. */
+	if (!m && !(vp_spec.contexts & VPROF_CONTEXT_CALLER))
+		return;
+	if (vc.nblocks + 1 >= VP_MAX_BLOCKS)
+		jit_fatal("-vprofile: more than %u translated blocks", VP_MAX_BLOCKS);
+	struct vp_block *blk = rt_alloc(sizeof *blk + m * sizeof blk->insns[0]);
+	if (!blk)
+		jit_fatal("-vprofile: out of memory for block layouts");
+	const ZydisDecodedInstruction *last = jit_block_insn(b, n - 1);
+	*blk = (struct vp_block){
+	    .start_pc = jit_block_pc(b, 0),
+	    .last_pc = jit_block_pc(b, n - 1),
+	    .call_pc = jit_block_pc(b, n - 1),
+	    .return_to = jit_block_pc(b, n - 1) + last->length,
+	    .bytes = off,
+	    .end = last->mnemonic == ZYDIS_MNEMONIC_CALL  ? VP_END_CALL
+		   : last->mnemonic == ZYDIS_MNEMONIC_RET ? VP_END_RET
+							  : VP_END_NONE,
+	    .ninsns = m,
+	};
+	memcpy(blk->insns, insns, m * sizeof insns[0]);
+	uint32_t id = ++vc.nblocks;
+	__atomic_store_n(&vp_blocks[id], blk, __ATOMIC_RELEASE);
+	jit_insert_trace_block(b, vc.buffers.buffer_slot, vc.buffers.room_slot, off, id, full,
+			       (void *)(uintptr_t)off);
+}
+
+static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
+{
+	(void)pc;
+	(void)arg;
+	trace_buffers_thread_start(&vc.buffers, t);
+}
+
+/* The thread's next block start: its waiting marks go before the record begun, and the
+ * buffer to the helper when it is full. */
+static void full(const struct jit_callout *c)
+{
+	uint32_t tid = jit_thread_id(c->thread);
+	struct pending *p = tid < TRACE_BUFFERS_MAX_THREADS ? &vc.pending[tid] : NULL;
+	uint64_t marks[VP_MAX_MARKS];
+	uint32_t n = 0;
+	if (p) {
+		rt_mutex_lock(&p->lock);
+		n = p->n;
+		memcpy(marks, p->marks, n * sizeof marks[0]);
+		p->n = 0;
+		rt_mutex_unlock(&p->lock);
+	}
+	trace_buffers_full(&vc.buffers, c->thread, (uint32_t)(uintptr_t)c->arg, marks, n);
+}
+
+/* The thread's waiting marks, at its position between records. */
+static void write_pending(struct jit_thread *t)
+{
+	uint32_t tid = jit_thread_id(t);
+	if (tid >= TRACE_BUFFERS_MAX_THREADS)
+		return;
+	struct pending *p = &vc.pending[tid];
+	rt_mutex_lock(&p->lock);
+	for (uint32_t k = 0; k < p->n; k++)
+		trace_buffers_append(&vc.buffers, t, p->marks[k]);
+	p->n = 0;
+	rt_mutex_unlock(&p->lock);
+}
+
+static void block_left(struct jit_thread *t, uint64_t pc, void *arg)
+{
+	(void)arg;
+	write_pending(t);
+	trace_buffers_append(&vc.buffers, t, vp_mark(VP_MARK_LEFT, pc));
+}
+
+/* A mark for t, written at its next block start. More than VP_MAX_MARKS before then
+ * (regions opening and closing within one block): the last one replaces the previous
+ * last, which keeps the state the thread ends in. */
+static void note(struct jit_thread *t, uint64_t mark)
+{
+	uint32_t tid = jit_thread_id(t);
+	if (tid >= TRACE_BUFFERS_MAX_THREADS)
+		return;
+	struct pending *p = &vc.pending[tid];
+	rt_mutex_lock(&p->lock);
+	if (p->n == VP_MAX_MARKS)
+		p->n--;
+	p->marks[p->n++] = mark;
+	rt_mutex_unlock(&p->lock);
+	trace_buffers_force_full(&vc.buffers, t);
+}
+
+void vprof_event(const struct control_event_info *ev)
+{
+	if (ev->event != CONTROL_EVENT_START && ev->event != CONTROL_EVENT_STOP)
+		return;
+	unsigned kind = ev->event == CONTROL_EVENT_START ? VP_MARK_START : VP_MARK_STOP;
+	if (!ev->bcast) {
+		note(ev->thread, vp_mark(kind, ev->pc));
+		return;
+	}
+	/* The other threads are somewhere in their blocks: the event reaches them at their
+	 * next block start. */
+	for (size_t i = 0; i < jit_thread_count(); i++) {
+		struct jit_thread *t = jit_thread_at(i);
+		if (!jit_thread_exited(t))
+			note(t, vp_mark(kind, t == ev->thread ? ev->pc : VP_NEXT_RECORD));
+	}
+}
+
+static int add_image(const struct jit_app_mapping *m, void *arg)
+{
+	(void)arg;
+	if (!m->path || m->path[0] == '[' || !(m->prot & PROT_EXEC))
+		return 0;
+	struct vp_image *grown = rt_realloc(vp_images, (vp_nimages + 1) * sizeof *grown);
+	const char *path = rt_strdup(m->path);
+	if (!grown || !path)
+		return 1; /* source lines are a nicety: fewer of them */
+	vp_images = grown;
+	vp_images[vp_nimages++] = (struct vp_image){m->start, m->end, m->offset, path};
+	return 0;
+}
+
+/* Every thread's marks and last buffer to the helper, then wait until it has written the
+ * profile. */
+static void finish(void)
+{
+	static bool finished; /* an exec that failed after before_exec: at_exit comes too */
+	if (finished)
+		return;
+	finished = true;
+	for (size_t i = 0; i < jit_thread_count(); i++)
+		write_pending(jit_thread_at(i));
+	jit_app_map_foreach(add_image, NULL);
+	trace_buffers_finish(&vc.buffers);
+}
+
+static void at_exit(int status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	finish();
+}
+
+/* The process image ends here: its profile is written before the next one starts. */
+static void before_exec(struct jit_thread *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+	finish();
+}
+
+static const struct jit_client client = {
+    .name = "vprofile",
+    .instrument_block = instrument,
+    .thread_start = thread_start,
+    .block_left = block_left,
+    .at_exit = at_exit,
+    .before_exec = before_exec,
+};
+
+static void *reserve(size_t bytes)
+{
+	long r = rt_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return rt_is_error(r) ? NULL : (void *)r;
+}
+
+int vp_client_register(struct handoff *h, char *err, size_t errlen)
+{
+	if (trace_buffers_init(&vc.buffers, h, "-vprofile", VP_MARGIN, err, errlen))
+		return -1;
+	vp_blocks = reserve(VP_MAX_BLOCKS * sizeof *vp_blocks);
+	vc.insns = reserve(INSN_HASH_SLOTS * sizeof *vc.insns);
+	if (!vp_blocks || !vc.insns) {
+		rt_format(err, errlen, "cannot reserve memory for -vprofile");
+		return -1;
+	}
+	jit_register_client(&client);
+	return 0;
+}

@@ -1,0 +1,206 @@
+/* Turning records back into entries for the plug-in (helper thread). A thread's last record
+ * is kept until the next word says whether its block ran whole and where a region began or
+ * ended in it; the thread's calls and returns, seen at block ends, give its call sites. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit_messages.h"
+#include "trace_buffers.h"
+#include "vprof_internal.h"
+
+enum { MAX_DEPTH = 1024 };
+
+struct frame {
+	uint64_t call_pc, return_to;
+};
+
+struct dthread {
+	bool inside; /* in a region, after every mark seen so far */
+	const struct vp_block *kept;
+	const uint8_t *record; /* the kept record: in the buffer being decoded, or in `copy` */
+	bool kept_inside;      /* at the kept record's start */
+	unsigned ntoggles;     /* region changes inside the kept record's block */
+	struct {
+		uint64_t pc;
+		bool inside;
+	} toggles[VP_MAX_MARKS];
+	/* The calls seen and not returned from, the latest at `top` (a ring: the oldest go
+	 * when it is full). */
+	struct frame frames[MAX_DEPTH];
+	unsigned top, depth;
+	bool returning; /* the last block ended in a return: the next one pops frames */
+	uint8_t copy[VP_MARGIN];
+};
+
+static struct dthread *threads[TRACE_BUFFERS_MAX_THREADS];
+static struct vprof_entry batch[VP_BATCH];
+static size_t nbatch;
+
+static uint64_t value_at(const uint8_t *record, uint32_t offset)
+{
+	uint64_t v;
+	memcpy(&v, record + offset, sizeof v);
+	return v;
+}
+
+static uint64_t caller(const struct dthread *th)
+{
+	return th->depth ? th->frames[th->top].call_pc : 0;
+}
+
+static void push_frame(struct dthread *th, uint64_t call_pc, uint64_t return_to)
+{
+	th->top = (th->top + 1) % MAX_DEPTH;
+	th->frames[th->top] = (struct frame){call_pc, return_to};
+	if (th->depth < MAX_DEPTH)
+		th->depth++;
+}
+
+/* A return landed at pc: the frames down to the call that returns there go. None such
+ * (a longjmp, a signal handler's return, a call before the profile began): unchanged. */
+static void pop_to(struct dthread *th, uint64_t pc)
+{
+	for (unsigned k = 0, at = th->top; k < th->depth;
+	     k++, at = (at + MAX_DEPTH - 1) % MAX_DEPTH)
+		if (th->frames[at].return_to == pc) {
+			th->depth -= k + 1;
+			th->top = (at + MAX_DEPTH - 1) % MAX_DEPTH;
+			return;
+		}
+}
+
+static bool inside_at(const struct dthread *th, uint64_t pc)
+{
+	bool in = th->kept_inside;
+	for (unsigned k = 0; k < th->ntoggles; k++)
+		if (th->toggles[k].pc <= pc)
+			in = th->toggles[k].inside;
+	return in;
+}
+
+static void entry(struct dthread *th, uint32_t tid, const struct vp_binsn *bi, vp_batch_fn process)
+{
+	const struct vp_insn *in = bi->in;
+	struct vprof_entry *e = &batch[nbatch];
+	e->insn = &in->insn;
+	e->tid = tid;
+	e->context[0] = vp_spec.contexts & VPROF_CONTEXT_THREAD ? tid : 0;
+	e->context[1] = vp_spec.contexts & VPROF_CONTEXT_CALLER ? caller(th) : 0;
+	/* A REP string instruction that ran no iteration accessed no address. */
+	bool accessed = !bi->rcx_offset || value_at(th->record, bi->rcx_offset);
+	e->valid = 0;
+	for (unsigned k = 0; k < in->insn.nvalues; k++) {
+		const struct vprof_slot *s = &in->insn.values[k];
+		e->values[k] = 0;
+		if (!bi->offset[k] || (!accessed && s->value.kind == VPROF_ADDR))
+			continue;
+		uint64_t mask = s->size >= 8 ? ~0ull : (1ull << (8 * s->size)) - 1;
+		e->values[k] = (value_at(th->record, bi->offset[k]) >> in->shift[k]) & mask;
+		e->valid |= 1u << k;
+	}
+	if (++nbatch == VP_BATCH) {
+		process(batch, nbatch);
+		nbatch = 0;
+	}
+}
+
+/* The kept record's instructions below `end` ran; whole: its block ran to its end, and
+ * its call or return counts. */
+static void flush(struct dthread *th, uint32_t tid, uint64_t end, bool whole, vp_batch_fn process)
+{
+	const struct vp_block *blk = th->kept;
+	if (!blk)
+		return;
+	th->kept = NULL;
+	if (th->kept_inside || th->ntoggles)
+		for (uint32_t i = 0; i < blk->ninsns; i++) {
+			uint64_t pc = blk->insns[i].in->insn.pc;
+			if (pc >= end)
+				break;
+			if (inside_at(th, pc))
+				entry(th, tid, &blk->insns[i], process);
+		}
+	if (!whole)
+		return;
+	if (blk->end == VP_END_CALL)
+		push_frame(th, blk->call_pc, blk->return_to);
+	th->returning = blk->end == VP_END_RET;
+}
+
+static bool in_block(const struct vp_block *blk, uint64_t pc)
+{
+	return blk && pc >= blk->start_pc && pc <= blk->last_pc;
+}
+
+static void mark(struct dthread *th, uint32_t tid, uint64_t word, vp_batch_fn process)
+{
+	uint64_t pc = VP_MARK_PC(word);
+	unsigned kind = VP_MARK_KIND(word);
+	if (kind == VP_MARK_LEFT) {
+		/* About the kept block, or else a block without a record after it. */
+		bool left_kept = in_block(th->kept, pc);
+		flush(th, tid, left_kept ? pc : UINT64_MAX, !left_kept, process);
+		return;
+	}
+	bool inside = kind == VP_MARK_START;
+	if (in_block(th->kept, pc) && th->ntoggles < VP_MAX_MARKS) {
+		th->toggles[th->ntoggles].pc = pc;
+		th->toggles[th->ntoggles++].inside = inside;
+	}
+	th->inside = inside;
+}
+
+static struct dthread *thread_of(uint32_t tid)
+{
+	if (!threads[tid] && !(threads[tid] = calloc(1, sizeof *threads[tid])))
+		jit_fatal("-vprofile: out of memory");
+	return threads[tid];
+}
+
+void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
+{
+	uint32_t tid = b->tid;
+	if (tid >= TRACE_BUFFERS_MAX_THREADS)
+		return;
+	struct dthread *th = thread_of(tid);
+	const uint8_t *p = (const uint8_t *)b->words, *end = p + b->used;
+	while (p + 8 <= end) {
+		uint64_t word = value_at(p, 0);
+		if (word & VP_MARK) {
+			mark(th, tid, word, process);
+			p += 8;
+			continue;
+		}
+		flush(th, tid, UINT64_MAX, true, process);
+		const struct vp_block *blk =
+		    word < VP_MAX_BLOCKS ? __atomic_load_n(&vp_blocks[word], __ATOMIC_ACQUIRE)
+					 : NULL;
+		if (!blk || p + blk->bytes > end)
+			jit_fatal("-vprofile: thread %u's buffer is corrupt at +%lu", tid,
+				  (unsigned long)(p - (const uint8_t *)b->words));
+		if (th->returning) {
+			pop_to(th, blk->start_pc);
+			th->returning = false;
+		}
+		th->kept = blk;
+		th->record = p;
+		th->kept_inside = th->inside;
+		th->ntoggles = 0;
+		p += blk->bytes;
+	}
+	/* The buffer goes back to the app: the kept record moves out of it. */
+	if (th->kept && th->record != th->copy) {
+		memcpy(th->copy, th->record, th->kept->bytes);
+		th->record = th->copy;
+	}
+}
+
+void vp_decode_end(vp_batch_fn process)
+{
+	for (uint32_t tid = 0; tid < TRACE_BUFFERS_MAX_THREADS; tid++)
+		if (threads[tid])
+			flush(threads[tid], tid, UINT64_MAX, true, process);
+	if (nbatch)
+		process(batch, nbatch);
+	nbatch = 0;
+}

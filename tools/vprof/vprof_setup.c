@@ -1,0 +1,145 @@
+/* Starting -vprofile (driver thread) and the helper's side: the plug-in's process function
+ * fed with batches of entries, its samples merged into the profile, the file written at
+ * the end. Ordinary C (glibc) on both threads. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jit_messages.h"
+#include "vprof.h"
+#include "vprof_db.h"
+#include "vprof_internal.h"
+#include "vprof_plugin.h"
+#include "vprof_profile.h"
+
+static struct {
+	struct vp_plugin plugin;
+	struct vp_profile *profile;
+	char *output; /* absolute: the app may change directory */
+	struct vprof_sample *samples;
+	struct vp_stat *last; /* the record of the last sample's pc */
+} vs;
+
+static struct vp_stat *stat_of(uint64_t pc)
+{
+	if (vs.last && vs.last->pc == pc)
+		return vs.last;
+	if (!(vs.last = vp_profile_stat(vs.profile, pc)))
+		jit_fatal("-vprofile: out of memory for the profile");
+	return vs.last;
+}
+
+/* A batch of entries through the plug-in into the profile (helper thread). */
+static void process(const struct vprof_entry *entries, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		/* The description is the first member of the instruction's own record. */
+		struct vp_insn *in = (struct vp_insn *)entries[i].insn;
+		struct vp_stat *s = in->stat;
+		if (!s) {
+			s = in->stat = stat_of(in->insn.pc);
+			s->length = in->insn.length;
+			memcpy(s->bytes, in->insn.bytes, in->insn.length);
+		}
+		s->executions++;
+	}
+	size_t m = vs.plugin.table->process(entries, n, vs.samples);
+	if (m > n * VPROF_MAX_SAMPLES_PER_ENTRY)
+		jit_fatal("-vprofile: '%s' returned %zu samples for %zu entries (at most %d each)",
+			  vs.plugin.name, m, n, VPROF_MAX_SAMPLES_PER_ENTRY);
+	for (size_t j = 0; j < m; j++)
+		if (vp_profile_add(vs.profile, stat_of(vs.samples[j].pc), &vs.samples[j]))
+			jit_fatal("-vprofile: out of memory for the profile");
+}
+
+static void consume(const struct handoff_buffer *b, void *arg)
+{
+	(void)arg;
+	vp_decode(b, process);
+}
+
+/* After the last buffer: the plug-in is done, the profile goes to its file. */
+static void finish(void *arg)
+{
+	(void)arg;
+	vp_decode_end(process);
+	if (vs.plugin.table->prof_release)
+		vs.plugin.table->prof_release();
+	struct vp_profile *p = vs.profile;
+	if (!(p->images = calloc(vp_nimages + 1, sizeof *p->images)))
+		jit_fatal("-vprofile: out of memory");
+	for (size_t i = 0; i < vp_nimages; i++) {
+		const struct vp_image *m = &vp_images[i];
+		p->images[i] = (struct vp_image_map){m->start, m->end, m->offset, strdup(m->path)};
+		if (!p->images[i].path)
+			jit_fatal("-vprofile: out of memory");
+		p->nimages++;
+	}
+	vp_profile_sort(p);
+	uint64_t samples = 0;
+	for (size_t i = 0; i < p->nstats; i++)
+		samples += p->stats[i]->samples;
+	char err[PATH_MAX + 128];
+	if (vp_db_write(vs.output, p, err, sizeof err))
+		jit_fatal("-vprofile: %s", err);
+	jit_message("-vprofile: profile '%s' written to %s (%zu instructions, %lu samples)",
+		    vs.plugin.name, vs.output, p->nstats, (unsigned long)samples);
+	vp_plugin_unload(&vs.plugin);
+}
+
+/* The file the profile goes to, created now (so that a bad path fails before the app runs)
+ * and made absolute. */
+static char *output_path(const struct vprof_knobs *k, char *err, size_t errlen)
+{
+	char name[PATH_MAX];
+	if (k->output)
+		snprintf(name, sizeof name, "%s", k->output);
+	else
+		snprintf(name, sizeof name, "%s.vprof", vs.plugin.name);
+	/* After a followed execve the previous image's profile is there already. */
+	for (unsigned n = 1; k->followed_exec && !access(name, F_OK); n++)
+		snprintf(name, sizeof name, "%s.%u", k->output ? k->output : vs.plugin.name, n);
+	int fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "-vprofile_out: cannot write '%s': %s", name,
+			 strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	char *path = realpath(name, NULL);
+	if (!path)
+		snprintf(err, errlen, "-vprofile_out: cannot resolve '%s': %s", name,
+			 strerror(errno));
+	return path;
+}
+
+int vprof_register(const struct vprof_knobs *k, char *err, size_t errlen)
+{
+	char why[512];
+	if (!k->values_kept) {
+		snprintf(err, errlen, "-vprofile_values must be at least 1");
+		return -1;
+	}
+	if (vp_plugin_load(k->plugin, &vs.plugin, err, errlen))
+		return -1;
+	if (vp_spec_compile(vs.plugin.table->prof_init(), &vp_spec, why, sizeof why)) {
+		snprintf(err, errlen, "value profiler '%s': its specification: %s", k->plugin, why);
+		return -1;
+	}
+	if (!(vs.output = output_path(k, err, errlen)))
+		return -1;
+	vs.profile = vp_profile_new(vs.plugin.name, vs.plugin.path, vp_spec.contexts,
+				    (uint32_t)k->values_kept);
+	vs.samples = calloc(VP_BATCH * VPROF_MAX_SAMPLES_PER_ENTRY, sizeof *vs.samples);
+	if (!vs.profile || !vs.samples) {
+		snprintf(err, errlen, "out of memory for -vprofile");
+		return -1;
+	}
+	static const struct handoff_ops ops = {consume, finish, NULL};
+	struct handoff *h = handoff_start(&ops, err, errlen);
+	return h ? vp_client_register(h, err, errlen) : -1;
+}
