@@ -102,6 +102,5 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 				"with replayer -vprofile)\n");
 		return 2;
 	}
-	k->shared.analysis.vprofile.followed_exec = k->argv0 != NULL;
 	return 0;
 }

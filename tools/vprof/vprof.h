@@ -16,9 +16,10 @@ struct vprof_knobs {
 	const char *plugin;   /* -vprofile: a path, or a bundled profiler's name */
 	const char *output;   /* -vprofile_out (NULL: NAME.vprof, NAME the profiler's) */
 	uint64_t values_kept; /* -vprofile_values: distinct samples kept per instruction */
-	/* This process image was reached by following an execve: the previous one wrote its
-	 * profile, so this one writes to the first free of FILE.1, FILE.2... */
-	bool followed_exec;
+	/* -vprofile:image, set when following execve: this process image's number in its
+	 * process (0: the first image of the process the user started, which writes FILE;
+	 * image k of process PID writes FILE.PID.k). */
+	uint64_t image;
 };
 
 #define VPROF_DEFAULT_VALUES_KEPT 1024

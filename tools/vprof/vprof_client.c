@@ -36,7 +36,14 @@ static struct {
 	uint32_t nblocks;
 	struct vp_insn **insns; /* deduplicated instructions, open addressing by pc */
 	struct pending pending[TRACE_BUFFERS_MAX_THREADS];
+	long pid;	/* the process, when it started: a forked child is another */
+	uint32_t image; /* this image's number in the process (vprof_knobs.image) */
 } vc;
+
+/* What the next image of a followed execve is told: its number in its process, so that its
+ * profile goes to a file of its own (vprof.h). Written at the exec. */
+static char image_number[16];
+static char *exec_knobs[] = {"-vprofile:image", image_number, NULL};
 
 static uint32_t insn_hash(uint64_t pc)
 {
@@ -267,11 +274,15 @@ static void at_exit(int status, void *arg)
 	finish();
 }
 
-/* The process image ends here: its profile is written before the next one starts. */
+/* The process image ends here: its profile is written before the next one starts, which is
+ * the next image of this process, or the first of a forked child (whose own buffers went
+ * nowhere: the helper thread stayed in the parent). */
 static void before_exec(struct jit_thread *t, void *arg)
 {
 	(void)t;
 	(void)arg;
+	rt_format(image_number, sizeof image_number, "%u",
+		  rt_getpid() == vc.pid ? vc.image + 1 : 1);
 	finish();
 }
 
@@ -291,8 +302,10 @@ static void *reserve(size_t bytes)
 	return rt_is_error(r) ? NULL : (void *)r;
 }
 
-int vp_client_register(struct handoff *h, char *err, size_t errlen)
+int vp_client_register(struct handoff *h, uint32_t image, char *err, size_t errlen)
 {
+	vc.pid = rt_getpid();
+	vc.image = image;
 	if (trace_buffers_init(&vc.buffers, h, "-vprofile", VP_MARGIN, err, errlen))
 		return -1;
 	vp_blocks = reserve(VP_MAX_BLOCKS * sizeof *vp_blocks);
@@ -301,6 +314,9 @@ int vp_client_register(struct handoff *h, char *err, size_t errlen)
 		rt_format(err, errlen, "cannot reserve memory for -vprofile");
 		return -1;
 	}
+	/* The recorder is the only other client with exec knobs, and never runs with us
+	 * (the logger's -vprofile needs -log 0). */
+	jit_set_exec_knobs(exec_knobs);
 	jit_register_client(&client);
 	return 0;
 }

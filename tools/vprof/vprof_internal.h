@@ -83,8 +83,9 @@ struct vp_image {
 extern struct vp_image *vp_images;
 extern size_t vp_nimages;
 
-/* Driver thread: the JIT client, whose buffers go to h. 0, or -1 with the reason. */
-int vp_client_register(struct handoff *h, char *err, size_t errlen);
+/* Driver thread: the JIT client, whose buffers go to h, in the process image numbered
+ * `image` (vprof_knobs.image). 0, or -1 with the reason. */
+int vp_client_register(struct handoff *h, uint32_t image, char *err, size_t errlen);
 
 /* Helper: the records of a buffer into entries for the plug-in (vprof_decode.c), then, at
  * the end, every thread's last record. `process` gets the entries in batches. */

@@ -91,18 +91,22 @@ static void finish(void *arg)
 	vp_plugin_unload(&vs.plugin);
 }
 
-/* The file the profile goes to, created now (so that a bad path fails before the app runs)
- * and made absolute. */
+/* The file the profile goes to, made absolute (the app may change directory); tried now,
+ * so that a bad path fails before the app runs, and removed again when it is new (a run
+ * that dies of a signal writes no profile, and leaves no empty one). */
 static char *output_path(const struct vprof_knobs *k, char *err, size_t errlen)
 {
-	char name[PATH_MAX];
+	char base[PATH_MAX], name[PATH_MAX + 48];
 	if (k->output)
-		snprintf(name, sizeof name, "%s", k->output);
+		snprintf(base, sizeof base, "%s", k->output);
 	else
-		snprintf(name, sizeof name, "%s.vprof", vs.plugin.name);
-	/* After a followed execve the previous image's profile is there already. */
-	for (unsigned n = 1; k->followed_exec && !access(name, F_OK); n++)
-		snprintf(name, sizeof name, "%s.%u", k->output ? k->output : vs.plugin.name, n);
+		snprintf(base, sizeof base, "%s.vprof", vs.plugin.name);
+	if (k->image)
+		snprintf(name, sizeof name, "%s.%d.%lu", base, (int)getpid(),
+			 (unsigned long)k->image);
+	else
+		snprintf(name, sizeof name, "%s", base);
+	bool existed = !access(name, F_OK);
 	int fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(err, errlen, "-vprofile_out: cannot write '%s': %s", name,
@@ -114,6 +118,8 @@ static char *output_path(const struct vprof_knobs *k, char *err, size_t errlen)
 	if (!path)
 		snprintf(err, errlen, "-vprofile_out: cannot resolve '%s': %s", name,
 			 strerror(errno));
+	if (!existed)
+		unlink(name);
 	return path;
 }
 
@@ -141,5 +147,5 @@ int vprof_register(const struct vprof_knobs *k, char *err, size_t errlen)
 	}
 	static const struct handoff_ops ops = {consume, finish, NULL};
 	struct handoff *h = handoff_start(&ops, err, errlen);
-	return h ? vp_client_register(h, err, errlen) : -1;
+	return h ? vp_client_register(h, (uint32_t)k->image, err, errlen) : -1;
 }
