@@ -34,7 +34,7 @@ static const struct knob shared_knobs[] = {
      "(set when following execve) the number of this process image's -vprofile profile",
      UINT32_MAX},
     {"-vprofile_values", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.values_kept),
-     "N", "distinct values -vprofile keeps per instruction (default 1024)", 1u << 30},
+     "N", "distinct values -vprofile keeps per instruction (default 256)", 1u << 30},
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
      "instructions per -bbv interval (default 10000000)", 1000000000000ull},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),

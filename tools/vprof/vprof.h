@@ -22,7 +22,8 @@ struct vprof_knobs {
 	uint64_t image;
 };
 
-#define VPROF_DEFAULT_VALUES_KEPT 1024
+/* Enough for any hotlist; more makes a busy profile's tables outgrow the caches. */
+#define VPROF_DEFAULT_VALUES_KEPT 256
 
 /* Driver thread, before the app starts: loads and checks the plug-in, compiles its
  * specification, creates the output, starts the helper thread and registers the JIT

@@ -34,7 +34,7 @@ struct pending {
 static struct {
 	struct trace_buffers buffers;
 	uint32_t nblocks;
-	struct vp_insn **insns; /* deduplicated instructions, open addressing by pc */
+	const struct vprof_insn **insns; /* deduplicated instructions, open addressing by pc */
 	struct pending pending[TRACE_BUFFERS_MAX_THREADS];
 	long pid;	/* the process, when it started: a forked child is another */
 	uint32_t image; /* this image's number in the process (vprof_knobs.image) */
@@ -51,25 +51,23 @@ static uint32_t insn_hash(uint64_t pc)
 }
 
 /* The instruction's shared description: found again for a retranslation of the same code,
- * else made from d. Translation is serialised by the runtime: no lock. */
-static struct vp_insn *insn_of(const struct vprof_insn *d, const struct vp_capture *how)
+ * else a copy of d. Translation is serialised by the runtime: no lock. */
+static const struct vprof_insn *insn_of(const struct vprof_insn *d)
 {
 	uint32_t h = insn_hash(d->pc);
 	for (uint32_t probes = 0; probes < INSN_HASH_SLOTS;
 	     probes++, h = (h + 1) & (INSN_HASH_SLOTS - 1)) {
-		struct vp_insn *in = vc.insns[h];
+		const struct vprof_insn *in = vc.insns[h];
 		if (!in)
 			break;
-		if (in->insn.pc == d->pc && in->insn.length == d->length &&
-		    !memcmp(in->insn.bytes, d->bytes, d->length))
+		if (in->pc == d->pc && in->length == d->length &&
+		    !memcmp(in->bytes, d->bytes, d->length))
 			return in;
 	}
-	struct vp_insn *in = rt_calloc(1, sizeof *in);
+	struct vprof_insn *in = rt_alloc(sizeof *in);
 	if (!in)
 		jit_fatal("-vprofile: out of memory for instruction descriptions");
-	in->insn = *d;
-	for (unsigned k = 0; k < d->nvalues; k++)
-		in->shift[k] = how[k].shift;
+	*in = *d;
 	if (!vc.insns[h])
 		vc.insns[h] = in; /* a full table only loses the sharing */
 	return in;
@@ -81,8 +79,7 @@ static struct vp_insn *insn_of(const struct vprof_insn *d, const struct vp_captu
 static void lay_out(struct jit_block *b, size_t i, struct vprof_insn *d,
 		    const struct vp_capture *how, struct vp_binsn *bi, uint32_t *off)
 {
-	memset(bi->offset, 0, sizeof bi->offset);
-	bi->rcx_offset = 0;
+	*bi = (struct vp_binsn){.nvalues = (uint8_t)d->nvalues};
 	for (unsigned k = 0; k < d->nvalues; k++) {
 		uint32_t at = *off;
 		bool ok = false;
@@ -109,6 +106,9 @@ static void lay_out(struct jit_block *b, size_t i, struct vprof_insn *d,
 			break;
 		}
 		bi->offset[k] = ok ? (uint16_t)at : 0;
+		bi->shift[k] = how[k].shift;
+		bi->size[k] = d->values[k].size;
+		bi->addresses |= (uint8_t)((how[k].how == VP_ADDR) << k);
 		d->values[k].valid = ok;
 	}
 }
@@ -128,7 +128,8 @@ static void instrument(struct jit_block *b, void *arg)
 				      jit_block_operands(b, i), jit_block_bytes(b, i), &d, how))
 			continue;
 		lay_out(b, i, &d, how, &insns[m], &off);
-		insns[m++].in = insn_of(&d, how);
+		insns[m].pc = d.pc;
+		insns[m++].insn = insn_of(&d);
 	}
 	/* A block without a record is one the decoder never hears of: fine unless the calls
 	 * and returns of every block are needed. */

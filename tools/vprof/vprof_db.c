@@ -141,13 +141,13 @@ static bool parse_value(struct reader *r)
 	    !c.count)
 		return fail(r, "a bad 'value' line");
 	struct vp_stat *s = p->stats[p->nstats - 1];
-	if (s->nvalues == s->capacity) {
-		uint32_t cap = s->capacity ? 2 * s->capacity : 8;
-		struct vp_count *grown = realloc(s->values, cap * sizeof *grown);
+	/* Room doubles at each power of two. */
+	if (!(s->nvalues & (s->nvalues - 1))) {
+		struct vp_count *grown =
+		    realloc(s->values, (s->nvalues ? 2 * s->nvalues : 1) * sizeof *grown);
 		if (!grown)
 			return fail(r, "out of memory");
 		s->values = grown;
-		s->capacity = cap;
 	}
 	s->values[s->nvalues++] = c;
 	return true;

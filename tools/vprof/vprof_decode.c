@@ -16,10 +16,12 @@ struct frame {
 
 struct dthread {
 	bool inside; /* in a region, after every mark seen so far */
-	const struct vp_block *kept;
+	struct vp_block *kept;
 	const uint8_t *record; /* the kept record: in the buffer being decoded, or in `copy` */
-	bool kept_inside;      /* at the kept record's start */
-	unsigned ntoggles;     /* region changes inside the kept record's block */
+	/* The kept record's region state: bit 0 whether it began inside a region, the bits
+	 * above how many region changes came inside its block (one word, stored and loaded
+	 * whole at every record). */
+	uint32_t kept_state;
 	struct {
 		uint64_t pc;
 		bool inside;
@@ -34,6 +36,7 @@ struct dthread {
 
 static struct dthread *threads[TRACE_BUFFERS_MAX_THREADS];
 static struct vprof_entry batch[VP_BATCH];
+static struct vp_binsn *batch_from[VP_BATCH];
 static size_t nbatch;
 
 static uint64_t value_at(const uint8_t *record, uint32_t offset)
@@ -71,35 +74,35 @@ static void pop_to(struct dthread *th, uint64_t pc)
 
 static bool inside_at(const struct dthread *th, uint64_t pc)
 {
-	bool in = th->kept_inside;
-	for (unsigned k = 0; k < th->ntoggles; k++)
+	bool in = th->kept_state & 1;
+	for (unsigned k = 0; k < th->kept_state >> 1; k++)
 		if (th->toggles[k].pc <= pc)
 			in = th->toggles[k].inside;
 	return in;
 }
 
-static void entry(struct dthread *th, uint32_t tid, const struct vp_binsn *bi, vp_batch_fn process)
+static void entry(struct dthread *th, uint32_t tid, struct vp_binsn *bi, vp_batch_fn process)
 {
-	const struct vp_insn *in = bi->in;
 	struct vprof_entry *e = &batch[nbatch];
-	e->insn = &in->insn;
+	e->insn = bi->insn;
 	e->tid = tid;
 	e->context[0] = vp_spec.contexts & VPROF_CONTEXT_THREAD ? tid : 0;
 	e->context[1] = vp_spec.contexts & VPROF_CONTEXT_CALLER ? caller(th) : 0;
 	/* A REP string instruction that ran no iteration accessed no address. */
-	bool accessed = !bi->rcx_offset || value_at(th->record, bi->rcx_offset);
+	uint32_t skip = bi->rcx_offset && !value_at(th->record, bi->rcx_offset) ? bi->addresses : 0;
 	e->valid = 0;
-	for (unsigned k = 0; k < in->insn.nvalues; k++) {
-		const struct vprof_slot *s = &in->insn.values[k];
+	for (unsigned k = 0; k < bi->nvalues; k++) {
 		e->values[k] = 0;
-		if (!bi->offset[k] || (!accessed && s->value.kind == VPROF_ADDR))
+		if (!bi->offset[k] || (skip & (1u << k)))
 			continue;
-		uint64_t mask = s->size >= 8 ? ~0ull : (1ull << (8 * s->size)) - 1;
-		e->values[k] = (value_at(th->record, bi->offset[k]) >> in->shift[k]) & mask;
+		uint64_t mask = bi->size[k] >= 8 ? ~0ull : (1ull << (8 * bi->size[k])) - 1;
+		e->values[k] = (value_at(th->record, bi->offset[k]) >> bi->shift[k]) & mask;
 		e->valid |= 1u << k;
 	}
+	bi->executions++;
+	batch_from[nbatch] = bi;
 	if (++nbatch == VP_BATCH) {
-		process(batch, nbatch);
+		process(batch, batch_from, nbatch);
 		nbatch = 0;
 	}
 }
@@ -108,19 +111,19 @@ static void entry(struct dthread *th, uint32_t tid, const struct vp_binsn *bi, v
  * its call or return counts. */
 static void flush(struct dthread *th, uint32_t tid, uint64_t end, bool whole, vp_batch_fn process)
 {
-	const struct vp_block *blk = th->kept;
+	struct vp_block *blk = th->kept;
 	if (!blk)
 		return;
 	th->kept = NULL;
-	if (th->kept_inside || th->ntoggles)
+	if (th->kept_state)
 		for (uint32_t i = 0; i < blk->ninsns; i++) {
-			uint64_t pc = blk->insns[i].in->insn.pc;
+			uint64_t pc = blk->insns[i].pc;
 			if (pc >= end)
 				break;
 			if (inside_at(th, pc))
 				entry(th, tid, &blk->insns[i], process);
 		}
-	if (!whole)
+	if (!whole || !(vp_spec.contexts & VPROF_CONTEXT_CALLER))
 		return;
 	if (blk->end == VP_END_CALL)
 		push_frame(th, blk->call_pc, blk->return_to);
@@ -143,9 +146,11 @@ static void mark(struct dthread *th, uint32_t tid, uint64_t word, vp_batch_fn pr
 		return;
 	}
 	bool inside = kind == VP_MARK_START;
-	if (in_block(th->kept, pc) && th->ntoggles < VP_MAX_MARKS) {
-		th->toggles[th->ntoggles].pc = pc;
-		th->toggles[th->ntoggles++].inside = inside;
+	unsigned n = th->kept_state >> 1;
+	if (in_block(th->kept, pc) && n < VP_MAX_MARKS) {
+		th->toggles[n].pc = pc;
+		th->toggles[n].inside = inside;
+		th->kept_state += 2;
 	}
 	th->inside = inside;
 }
@@ -172,9 +177,9 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 			continue;
 		}
 		flush(th, tid, UINT64_MAX, true, process);
-		const struct vp_block *blk =
-		    word < VP_MAX_BLOCKS ? __atomic_load_n(&vp_blocks[word], __ATOMIC_ACQUIRE)
-					 : NULL;
+		struct vp_block *blk = word < VP_MAX_BLOCKS
+					   ? __atomic_load_n(&vp_blocks[word], __ATOMIC_ACQUIRE)
+					   : NULL;
 		if (!blk || p + blk->bytes > end)
 			jit_fatal("-vprofile: thread %u's buffer is corrupt at +%lu", tid,
 				  (unsigned long)(p - (const uint8_t *)b->words));
@@ -184,8 +189,7 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 		}
 		th->kept = blk;
 		th->record = p;
-		th->kept_inside = th->inside;
-		th->ntoggles = 0;
+		th->kept_state = th->inside;
 		p += blk->bytes;
 	}
 	/* The buffer goes back to the app: the kept record moves out of it. */
@@ -201,6 +205,6 @@ void vp_decode_end(vp_batch_fn process)
 		if (threads[tid])
 			flush(threads[tid], tid, UINT64_MAX, true, process);
 	if (nbatch)
-		process(batch, nbatch);
+		process(batch, batch_from, nbatch);
 	nbatch = 0;
 }

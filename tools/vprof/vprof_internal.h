@@ -15,7 +15,7 @@
 enum {
 	VP_MAX_BLOCKS = 1 << 22,
 	/* Entries handed to the plug-in's process at a time. */
-	VP_BATCH = 4096,
+	VP_BATCH = 256,
 	/* Marks a thread may have waiting for its next block start. */
 	VP_MAX_MARKS = 8,
 	/* The largest record (a word, then 64 instructions of 8 values and their addresses and
@@ -40,19 +40,23 @@ static inline uint64_t vp_mark(unsigned kind, uint64_t pc)
 	return VP_MARK | (uint64_t)kind << 56 | (pc & VP_NEXT_RECORD);
 }
 
-/* A profiled instruction, the same for every translation of it (deduplicated by pc and
- * bytes). */
-struct vp_insn {
-	struct vprof_insn insn; /* what the plug-in sees */
-	uint8_t shift[VPROF_MAX_VALUES];
-	void *stat; /* the helper's: the instruction's profile record, once looked up */
-};
-
-/* A profiled instruction in one block's record. */
+/* A profiled instruction in one block's record, with what the decoder needs to make its
+ * entries (kept here, next to the block's other instructions, rather than behind `insn`). */
 struct vp_binsn {
-	struct vp_insn *in;
+	/* What the plug-in sees: the same for every translation of the instruction
+	 * (deduplicated by pc and bytes). */
+	const struct vprof_insn *insn;
+	uint64_t pc;
+	/* The helper's: entries made from this record's instruction, and its profile record
+	 * once looked up. */
+	uint64_t executions;
+	void *stat;
+	uint8_t nvalues;
+	uint8_t addresses;   /* bit k: value k is an address (none when a REP string runs none) */
+	uint16_t rcx_offset; /* a REP string's rcx before it (0: none) */
 	uint16_t offset[VPROF_MAX_VALUES]; /* of each value in the record (0: not captured) */
-	uint16_t rcx_offset;		   /* a REP string's rcx before it (0: none) */
+	uint8_t shift[VPROF_MAX_VALUES];   /* the value is the raw one >> shift (ah: 8)... */
+	uint8_t size[VPROF_MAX_VALUES];	   /* ... cut to this many bytes */
 };
 
 enum vp_end { VP_END_NONE, VP_END_CALL, VP_END_RET };
@@ -71,7 +75,8 @@ struct vp_block {
 /* The compiled specification (set before the client registers). */
 extern struct vp_spec vp_spec;
 
-/* Blocks by the word their records start with (0 is no block). */
+/* Blocks by the word their records start with (0 is no block; the first NULL after it ends
+ * them). */
 extern struct vp_block **vp_blocks;
 
 /* The app's file mappings when it ended (for source lines), set before the helper
@@ -88,8 +93,10 @@ extern size_t vp_nimages;
 int vp_client_register(struct handoff *h, uint32_t image, char *err, size_t errlen);
 
 /* Helper: the records of a buffer into entries for the plug-in (vprof_decode.c), then, at
- * the end, every thread's last record. `process` gets the entries in batches. */
-typedef void (*vp_batch_fn)(const struct vprof_entry *entries, size_t n);
+ * the end, every thread's last record. `process` gets the entries in batches, each with the
+ * record instruction it came from. */
+typedef void (*vp_batch_fn)(const struct vprof_entry *entries, struct vp_binsn *const *from,
+			    size_t n);
 void vp_decode(const struct handoff_buffer *b, vp_batch_fn process);
 void vp_decode_end(vp_batch_fn process);
 

@@ -57,9 +57,11 @@ struct vp_stat *vp_profile_stat(struct vp_profile *p, uint64_t pc)
 		p->capacity *= 2;
 		return vp_profile_stat(p, pc);
 	}
-	struct vp_stat *s = calloc(1, sizeof *s);
+	/* On a cache line of its own: its first line is what each sample touches. */
+	struct vp_stat *s = aligned_alloc(64, (sizeof *s + 63) & ~(size_t)63);
 	if (!s)
 		return NULL;
+	memset(s, 0, sizeof *s);
 	s->pc = pc;
 	s->min = UINT64_MAX;
 	p->stats[h] = s;
@@ -67,61 +69,83 @@ struct vp_stat *vp_profile_stat(struct vp_profile *p, uint64_t pc)
 	return s;
 }
 
-static uint64_t count_hash(const uint64_t context[2], uint64_t value)
+/* Fibonacci hashing: consecutive values (addresses, counters) spread over the table. */
+static uint32_t slot_hash(const uint64_t context[2], uint64_t value)
 {
-	return mix(value ^ mix(context[0] ^ (context[1] << 1)));
+	uint64_t key =
+	    value ^ context[0] * 0xc2b2ae3d27d4eb4full ^ context[1] * 0x165667b19e3779f9ull;
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-static struct vp_count *slot_of(struct vp_count *values, uint32_t capacity,
-				const uint64_t context[2], uint64_t value)
+/* The slot of (context, value) in s's table, or the free slot where it goes. */
+static uint32_t find(const struct vp_stat *s, const uint64_t context[2], uint64_t value)
 {
-	uint32_t h = (uint32_t)count_hash(context, value) & (capacity - 1);
-	for (;; h = (h + 1) & (capacity - 1)) {
-		struct vp_count *c = &values[h];
-		if (!c->count || (c->value == value && c->context[0] == context[0] &&
-				  c->context[1] == context[1]))
-			return c;
+	uint32_t mask = s->capacity - 1;
+	for (uint32_t h = slot_hash(context, value) & mask;; h = (h + 1) & mask) {
+		const struct vp_slot *slot = &s->slots[h];
+		if (!slot->count || (slot->value == value &&
+				     (!s->slot_contexts || (s->slot_contexts[h][0] == context[0] &&
+							    s->slot_contexts[h][1] == context[1]))))
+			return h;
 	}
 }
 
-/* Twice the room (the table stays at most half full, so a probe ends soon). */
-static int grow(struct vp_stat *s)
+static void place_slot(struct vp_stat *s, uint32_t h, const uint64_t context[2],
+		       struct vp_slot slot)
 {
-	uint32_t capacity = s->capacity ? 2 * s->capacity : 8;
-	struct vp_count *values = calloc(capacity, sizeof *values);
-	if (!values)
+	s->slots[h] = slot;
+	if (s->slot_contexts)
+		memcpy(s->slot_contexts[h], context, sizeof s->slot_contexts[h]);
+}
+
+/* Twice the room (the table stays at most half full, so that a probe ends soon). */
+static int grow(struct vp_stat *s, bool contexts)
+{
+	struct vp_stat bigger = {.capacity = s->capacity ? 2 * s->capacity : 8};
+	bigger.slots = calloc(bigger.capacity, sizeof *bigger.slots);
+	if (contexts)
+		bigger.slot_contexts = calloc(bigger.capacity, sizeof *bigger.slot_contexts);
+	if (!bigger.slots || (contexts && !bigger.slot_contexts)) {
+		free(bigger.slots);
+		free(bigger.slot_contexts);
 		return -1;
-	for (uint32_t i = 0; i < s->capacity; i++)
-		if (s->values[i].count)
-			*slot_of(values, capacity, s->values[i].context, s->values[i].value) =
-			    s->values[i];
-	free(s->values);
-	s->values = values;
-	s->capacity = capacity;
+	}
+	static const uint64_t none[2];
+	for (uint32_t i = 0; i < s->capacity; i++) {
+		if (!s->slots[i].count)
+			continue;
+		const uint64_t *context = contexts ? s->slot_contexts[i] : none;
+		place_slot(&bigger, find(&bigger, context, s->slots[i].value), context,
+			   s->slots[i]);
+	}
+	free(s->slots);
+	free(s->slot_contexts);
+	s->slots = bigger.slots;
+	s->slot_contexts = bigger.slot_contexts;
+	s->capacity = bigger.capacity;
 	return 0;
 }
 
 int vp_profile_add(const struct vp_profile *p, struct vp_stat *s, const struct vprof_sample *x)
 {
+	static const uint64_t none[2];
+	const uint64_t *context = p->contexts ? x->context : none;
 	s->samples++;
 	s->min = x->value < s->min ? x->value : s->min;
 	s->max = x->value > s->max ? x->value : s->max;
-	if (s->capacity) {
-		struct vp_count *c = slot_of(s->values, s->capacity, x->context, x->value);
-		if (c->count) {
-			c->count++;
-			return 0;
+	uint32_t h = s->capacity ? find(s, context, x->value) : 0;
+	if (!s->capacity || !s->slots[h].count) {
+		if (s->nvalues >= p->values_kept)
+			return 0; /* counted as `other` by vp_profile_sort */
+		if (2 * (s->nvalues + 1) > s->capacity) {
+			if (grow(s, p->contexts != 0))
+				return -1;
+			h = find(s, context, x->value);
 		}
+		place_slot(s, h, context, (struct vp_slot){x->value, 0});
+		s->nvalues++;
 	}
-	if (s->nvalues >= p->values_kept) {
-		s->other++;
-		return 0;
-	}
-	if (2 * (s->nvalues + 1) > s->capacity && grow(s))
-		return -1;
-	struct vp_count *c = slot_of(s->values, s->capacity, x->context, x->value);
-	*c = (struct vp_count){{x->context[0], x->context[1]}, x->value, 1};
-	s->nvalues++;
+	s->slots[h].count++;
 	return 0;
 }
 
@@ -147,7 +171,7 @@ static int by_count(const void *a, const void *b)
 	return c ? c : cmp_u64(x->context[1], y->context[1]);
 }
 
-void vp_profile_sort(struct vp_profile *p)
+int vp_profile_sort(struct vp_profile *p)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < p->capacity; i++)
@@ -158,13 +182,29 @@ void vp_profile_sort(struct vp_profile *p)
 	qsort(p->stats, n, sizeof *p->stats, by_pc);
 	for (size_t i = 0; i < n; i++) {
 		struct vp_stat *s = p->stats[i];
+		if (!(s->values = calloc(s->nvalues + 1, sizeof *s->values)))
+			return -1;
 		uint32_t k = 0;
-		for (uint32_t j = 0; j < s->capacity; j++)
-			if (s->values[j].count)
-				s->values[k++] = s->values[j];
-		s->capacity = k;
+		s->other = s->samples;
+		for (uint32_t j = 0; j < s->capacity; j++) {
+			if (!s->slots[j].count)
+				continue;
+			s->other -= s->slots[j].count;
+			s->values[k] = (struct vp_count){.value = s->slots[j].value,
+							 .count = s->slots[j].count};
+			if (s->slot_contexts)
+				memcpy(s->values[k].context, s->slot_contexts[j],
+				       sizeof s->values[k].context);
+			k++;
+		}
 		qsort(s->values, k, sizeof *s->values, by_count);
+		free(s->slots);
+		free(s->slot_contexts);
+		s->slots = NULL;
+		s->slot_contexts = NULL;
+		s->capacity = 0;
 	}
+	return 0;
 }
 
 void vp_profile_free(struct vp_profile *p)
@@ -173,6 +213,8 @@ void vp_profile_free(struct vp_profile *p)
 		return;
 	for (size_t i = 0; i < p->capacity; i++)
 		if (p->stats[i]) {
+			free(p->stats[i]->slots);
+			free(p->stats[i]->slot_contexts);
 			free(p->stats[i]->values);
 			free(p->stats[i]);
 		}

@@ -11,19 +11,31 @@
 
 struct vp_count {
 	uint64_t context[2], value;
-	uint64_t count; /* 0: a free slot while gathering */
+	uint64_t count;
+};
+
+/* A slot of the table of an instruction's samples while gathering (count 0: free). */
+struct vp_slot {
+	uint64_t value, count;
 };
 
 struct vp_stat {
+	/* What every sample updates, in one cache line. */
+	uint64_t samples;  /* samples merged */
+	uint64_t min, max; /* of every sample's value (unsigned) */
+	uint32_t nvalues;  /* distinct samples kept */
+	/* While gathering: open addressing over `capacity` slots, at most half full, their
+	 * contexts in a parallel array when the profile has contexts (without, a slot is
+	 * 16 bytes: the tables are what a busy profile's time goes to). */
+	uint32_t capacity;
+	struct vp_slot *slots;
+	uint64_t (*slot_contexts)[2];
 	uint64_t pc;
 	uint8_t length; /* 0: no entry came for this pc (a plug-in's own pc) */
 	uint8_t bytes[15];
 	uint64_t executions; /* entries the plug-in processed */
-	uint64_t samples;    /* samples merged */
-	uint64_t other;	     /* samples of distinct values beyond those kept */
-	uint64_t min, max;   /* of every sample's value (unsigned) */
-	uint32_t nvalues;    /* distinct samples kept */
-	uint32_t capacity;   /* of `values`: open addressing while gathering */
+	uint64_t other;	     /* samples of distinct values beyond those kept (once sorted) */
+	/* Sorted (vp_profile_sort) or read back: the nvalues distinct samples. */
 	struct vp_count *values;
 };
 
@@ -50,12 +62,13 @@ struct vp_profile *vp_profile_new(const char *name, const char *plugin, unsigned
 /* The record of pc, made when new (NULL when out of memory). */
 struct vp_stat *vp_profile_stat(struct vp_profile *p, uint64_t pc);
 
-/* One sample more at s. Returns -1 when out of memory. */
+/* One sample more at s (its contexts count only when the profile has contexts). Returns
+ * -1 when out of memory. */
 int vp_profile_add(const struct vp_profile *p, struct vp_stat *s, const struct vprof_sample *x);
 
-/* The records in pc order, each one's samples by count (most first), then value and
- * context: the order the file and the lister use. */
-void vp_profile_sort(struct vp_profile *p);
+/* The records in pc order, each one's samples (`values`) by count (most first), then value
+ * and context: the order the file and the lister use. -1 when out of memory. */
+int vp_profile_sort(struct vp_profile *p);
 
 void vp_profile_free(struct vp_profile *p);
 

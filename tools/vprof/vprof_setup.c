@@ -16,44 +16,82 @@
 #include "vprof_plugin.h"
 #include "vprof_profile.h"
 
+enum { STAT_CACHE = 4096 };
+
 static struct {
 	struct vp_plugin plugin;
 	struct vp_profile *profile;
 	char *output; /* absolute: the app may change directory */
 	struct vprof_sample *samples;
-	struct vp_stat *last; /* the record of the last sample's pc */
+	/* The records of recent samples' pcs, by a hash of the pc: most samples are of a few
+	 * thousand hot instructions. */
+	struct {
+		uint64_t pc;
+		struct vp_stat *stat;
+	} recent[STAT_CACHE];
 } vs;
 
 static struct vp_stat *stat_of(uint64_t pc)
 {
-	if (vs.last && vs.last->pc == pc)
-		return vs.last;
-	if (!(vs.last = vp_profile_stat(vs.profile, pc)))
+	__typeof__(vs.recent[0]) *cached = &vs.recent[(pc ^ pc >> 12) & (STAT_CACHE - 1)];
+	if (cached->stat && cached->pc == pc)
+		return cached->stat;
+	if (!(cached->stat = vp_profile_stat(vs.profile, pc)))
 		jit_fatal("-vprofile: out of memory for the profile");
-	return vs.last;
+	cached->pc = pc;
+	return cached->stat;
 }
 
-/* A batch of entries through the plug-in into the profile (helper thread). */
-static void process(const struct vprof_entry *entries, size_t n)
+/* The record of the instruction an entry came from. */
+static struct vp_stat *stat_from(struct vp_binsn *bi)
 {
-	for (size_t i = 0; i < n; i++) {
-		/* The description is the first member of the instruction's own record. */
-		struct vp_insn *in = (struct vp_insn *)entries[i].insn;
-		struct vp_stat *s = in->stat;
-		if (!s) {
-			s = in->stat = stat_of(in->insn.pc);
-			s->length = in->insn.length;
-			memcpy(s->bytes, in->insn.bytes, in->insn.length);
-		}
-		s->executions++;
-	}
+	if (!bi->stat)
+		bi->stat = stat_of(bi->pc);
+	return bi->stat;
+}
+
+/* A batch of entries through the plug-in into the profile (helper thread). A sample is
+ * usually of its entry's instruction, and the samples come in the entries' order: its
+ * record is found through the entry (`from`), without a search. */
+static void process(const struct vprof_entry *entries, struct vp_binsn *const *from, size_t n)
+{
 	size_t m = vs.plugin.table->process(entries, n, vs.samples);
 	if (m > n * VPROF_MAX_SAMPLES_PER_ENTRY)
 		jit_fatal("-vprofile: '%s' returned %zu samples for %zu entries (at most %d each)",
 			  vs.plugin.name, m, n, VPROF_MAX_SAMPLES_PER_ENTRY);
-	for (size_t j = 0; j < m; j++)
-		if (vp_profile_add(vs.profile, stat_of(vs.samples[j].pc), &vs.samples[j]))
+	size_t j = 0;
+	for (size_t k = 0; k < m; k++) {
+		const struct vprof_sample *x = &vs.samples[k];
+		size_t ahead = j;
+		while (ahead < n && ahead < j + 8 && from[ahead]->pc != x->pc)
+			ahead++;
+		struct vp_stat *s;
+		if (ahead < n && from[ahead]->pc == x->pc) {
+			j = ahead;
+			s = stat_from(from[j]);
+		} else {
+			s = stat_of(x->pc);
+		}
+		if (vp_profile_add(vs.profile, s, x))
 			jit_fatal("-vprofile: out of memory for the profile");
+	}
+}
+
+/* Every profiled instruction's executions, added up over the blocks holding it. */
+static void count_executions(void)
+{
+	for (uint32_t id = 1; id < VP_MAX_BLOCKS && vp_blocks[id]; id++) {
+		const struct vp_block *blk = vp_blocks[id];
+		for (uint32_t i = 0; i < blk->ninsns; i++) {
+			const struct vp_binsn *bi = &blk->insns[i];
+			if (!bi->executions)
+				continue;
+			struct vp_stat *s = stat_of(bi->insn->pc);
+			s->executions += bi->executions;
+			s->length = bi->insn->length;
+			memcpy(s->bytes, bi->insn->bytes, bi->insn->length);
+		}
+	}
 }
 
 static void consume(const struct handoff_buffer *b, void *arg)
@@ -67,6 +105,7 @@ static void finish(void *arg)
 {
 	(void)arg;
 	vp_decode_end(process);
+	count_executions();
 	if (vs.plugin.table->prof_release)
 		vs.plugin.table->prof_release();
 	struct vp_profile *p = vs.profile;
@@ -79,7 +118,8 @@ static void finish(void *arg)
 			jit_fatal("-vprofile: out of memory");
 		p->nimages++;
 	}
-	vp_profile_sort(p);
+	if (vp_profile_sort(p))
+		jit_fatal("-vprofile: out of memory");
 	uint64_t samples = 0;
 	for (size_t i = 0; i < p->nstats; i++)
 		samples += p->stats[i]->samples;
