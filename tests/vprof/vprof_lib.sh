@@ -1,18 +1,7 @@
-# Sourced by the value profilers' tests: a work directory, checks, and readers of the
-# profile file (docs/vprofile-format.md) and of `pinball vplist`'s hotlists.
+# Sourced by the value profilers' tests: a work directory and checks (checks.sh), readers of
+# the profile file (docs/vprofile-format.md) and of `pinball vplist`'s hotlists.
 set -uo pipefail
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail=0
-
-check() { # WHAT EXPECTED ACTUAL
-	if [ "$2" == "$3" ]; then
-		echo "ok   $1"
-	else
-		printf 'FAIL %s\nexpected:\n%s\ngot:\n%s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../support/checks.sh"
 
 # The address a test program printed for NAME ("NAME 0x...") in FILE, as 0x<hex>.
 printed() { # FILE NAME

@@ -1,23 +1,22 @@
 /* The JIT client of the capture (app threads, TLS-free): lays out each block's record at
  * translation and fills the per-thread buffers inline (jit_insert_trace_*). */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "capture_internal.h"
 #include "instrument.h"
 #include "jit_messages.h"
 #include "rt_alloc.h"
-#include "rt_format.h"
-#include "rt_syscall.h"
 #include "trace_buffers.h"
-
-struct capture_block **capture_blocks;
 
 static struct {
 	struct trace_buffers buffers;
 	bool gprs; /* capture every instruction's registers */
-	uint32_t nblocks;
 } cc;
+
+struct capture_block *capture_block_of(uint64_t word)
+{
+	return trace_buffers_layout(&cc.buffers, word);
+}
 
 /* A REP string instruction keeps rcx, rsi and rdi before and after it (its iterations and
  * their addresses follow); jrcxz and the loops keep rcx and ZF; a jcc its condition. */
@@ -52,8 +51,6 @@ static void instrument(struct jit_block *b, void *arg)
 {
 	(void)arg;
 	size_t n = jit_block_length(b);
-	if (cc.nblocks + 1 >= CAPTURE_MAX_BLOCKS)
-		jit_fatal("trace: more than %u translated blocks", CAPTURE_MAX_BLOCKS);
 	struct capture_block *blk = rt_alloc(sizeof *blk + n * sizeof blk->insns[0]);
 	if (!blk)
 		jit_fatal("trace: out of memory for block layouts");
@@ -78,10 +75,7 @@ static void instrument(struct jit_block *b, void *arg)
 	}
 	blk->bytes = off;
 	blk->ninsns = (uint32_t)n;
-	uint32_t id = ++cc.nblocks;
-	__atomic_store_n(&capture_blocks[id], blk, __ATOMIC_RELEASE);
-	jit_insert_trace_block(b, cc.buffers.buffer_slot, cc.buffers.room_slot, off, id, full,
-			       (void *)(uintptr_t)off);
+	trace_buffers_add_block(&cc.buffers, b, blk, off, full);
 }
 
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
@@ -124,13 +118,6 @@ int capture_client_register(struct handoff *h, bool gprs, char *err, size_t errl
 	cc.gprs = gprs;
 	if (trace_buffers_init(&cc.buffers, h, "trace", CAPTURE_MARGIN, err, errlen))
 		return -1;
-	long r = rt_mmap(NULL, CAPTURE_MAX_BLOCKS * sizeof *capture_blocks, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (rt_is_error(r)) {
-		rt_format(err, errlen, "cannot reserve memory for the trace");
-		return -1;
-	}
-	capture_blocks = (struct capture_block **)r;
 	jit_register_client(&client);
 	return 0;
 }

@@ -1,10 +1,12 @@
 #include "trace_buffers.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "instrument.h"
 #include "jit_messages.h"
 #include "rt_format.h"
+#include "rt_syscall.h"
 
 /* Far below any room a buffer has: a room slot lowered by it stays negative until the
  * next block start subtracts its record. */
@@ -39,11 +41,37 @@ int trace_buffers_init(struct trace_buffers *tb, struct handoff *h, const char *
 		rt_format(err, errlen, "no per-thread slot left for %s", tool);
 		return -1;
 	}
+	long r =
+	    rt_mmap(NULL, TRACE_BUFFERS_MAX_BLOCKS * sizeof *tb->blocks, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (rt_is_error(r)) {
+		rt_format(err, errlen, "cannot reserve memory for %s", tool);
+		return -1;
+	}
+	tb->blocks = (void **)r;
 	if (!(tb->discard = handoff_get(h))) {
 		rt_format(err, errlen, "out of memory for %s", tool);
 		return -1;
 	}
 	return 0;
+}
+
+void trace_buffers_add_block(struct trace_buffers *tb, struct jit_block *b, void *layout,
+			     uint32_t bytes, jit_callout_fn full)
+{
+	if (tb->nblocks + 1 >= TRACE_BUFFERS_MAX_BLOCKS)
+		jit_fatal("%s: more than %u translated blocks", tb->tool, TRACE_BUFFERS_MAX_BLOCKS);
+	uint32_t word = ++tb->nblocks;
+	__atomic_store_n(&tb->blocks[word], layout, __ATOMIC_RELEASE);
+	jit_insert_trace_block(b, tb->buffer_slot, tb->room_slot, bytes, word, full,
+			       (void *)(uintptr_t)bytes);
+}
+
+void *trace_buffers_layout(const struct trace_buffers *tb, uint64_t word)
+{
+	return word < TRACE_BUFFERS_MAX_BLOCKS
+		   ? __atomic_load_n(&tb->blocks[word], __ATOMIC_ACQUIRE)
+		   : NULL;
 }
 
 void trace_buffers_thread_start(struct trace_buffers *tb, struct jit_thread *t)

@@ -13,10 +13,12 @@
 #include <stdint.h>
 
 #include "handoff.h"
+#include "instrument.h"
 
-struct jit_thread;
-
-enum { TRACE_BUFFERS_MAX_THREADS = 1024 };
+enum {
+	TRACE_BUFFERS_MAX_THREADS = 1024,
+	TRACE_BUFFERS_MAX_BLOCKS = 1 << 22, /* block layouts (words 1 to this, less one) */
+};
 
 struct trace_buffers {
 	struct handoff *handoff;
@@ -25,16 +27,30 @@ struct trace_buffers {
 	 * come with it. */
 	uint32_t margin;
 	int buffer_slot, room_slot;
+	/* The client's layout of each translated block's record, by the word its records
+	 * start with (0 is no block). */
+	void **blocks;
+	uint32_t nblocks;
 	struct handoff_buffer *current[TRACE_BUFFERS_MAX_THREADS];
 	/* Where threads beyond the limit write: round and round, read by nobody. */
 	struct handoff_buffer *discard;
 	uint32_t threads_dropped;
 };
 
-/* Driver thread, before the app starts: reserves the two slots. 0, or -1 with the reason
- * in err. */
+/* Driver thread, before the app starts: reserves the two slots and the table of layouts.
+ * 0, or -1 with the reason in err. */
 int trace_buffers_init(struct trace_buffers *tb, struct handoff *h, const char *tool,
 		       uint32_t margin, char *err, size_t errlen);
+
+/* At translation (serialised by the runtime): block b's records are `bytes` long, laid out
+ * as `layout` says (the client's own description, published for the helper); `full` is the
+ * client's room callout, which gets `bytes` as its argument. */
+void trace_buffers_add_block(struct trace_buffers *tb, struct jit_block *b, void *layout,
+			     uint32_t bytes, jit_callout_fn full);
+
+/* Helper thread: the layout of the records starting with `word`; NULL when there is none
+ * (a corrupt buffer), and past the last block. */
+void *trace_buffers_layout(const struct trace_buffers *tb, uint64_t word);
 
 /* The thread's first buffer (a thread_start hook). */
 void trace_buffers_thread_start(struct trace_buffers *tb, struct jit_thread *t);

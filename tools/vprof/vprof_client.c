@@ -17,7 +17,6 @@
 #include "vprof_internal.h"
 
 struct vp_spec vp_spec;
-struct vp_block **vp_blocks;
 struct vp_image *vp_images;
 size_t vp_nimages;
 
@@ -33,7 +32,6 @@ struct pending {
 
 static struct {
 	struct trace_buffers buffers;
-	uint32_t nblocks;
 	const struct vprof_insn **insns; /* deduplicated instructions, open addressing by pc */
 	struct pending pending[TRACE_BUFFERS_MAX_THREADS];
 	long pid;	/* the process, when it started: a forked child is another */
@@ -135,8 +133,6 @@ static void instrument(struct jit_block *b, void *arg)
 	 * and returns of every block are needed. */
 	if (!m && !(vp_spec.contexts & VPROF_CONTEXT_CALLER))
 		return;
-	if (vc.nblocks + 1 >= VP_MAX_BLOCKS)
-		jit_fatal("-vprofile: more than %u translated blocks", VP_MAX_BLOCKS);
 	struct vp_block *blk = rt_alloc(sizeof *blk + m * sizeof blk->insns[0]);
 	if (!blk)
 		jit_fatal("-vprofile: out of memory for block layouts");
@@ -153,10 +149,12 @@ static void instrument(struct jit_block *b, void *arg)
 	    .ninsns = m,
 	};
 	memcpy(blk->insns, insns, m * sizeof insns[0]);
-	uint32_t id = ++vc.nblocks;
-	__atomic_store_n(&vp_blocks[id], blk, __ATOMIC_RELEASE);
-	jit_insert_trace_block(b, vc.buffers.buffer_slot, vc.buffers.room_slot, off, id, full,
-			       (void *)(uintptr_t)off);
+	trace_buffers_add_block(&vc.buffers, b, blk, off, full);
+}
+
+struct vp_block *vp_block_of(uint64_t word)
+{
+	return trace_buffers_layout(&vc.buffers, word);
 }
 
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
@@ -309,9 +307,8 @@ int vp_client_register(struct handoff *h, uint32_t image, char *err, size_t errl
 	vc.image = image;
 	if (trace_buffers_init(&vc.buffers, h, "-vprofile", VP_MARGIN, err, errlen))
 		return -1;
-	vp_blocks = reserve(VP_MAX_BLOCKS * sizeof *vp_blocks);
 	vc.insns = reserve(INSN_HASH_SLOTS * sizeof *vc.insns);
-	if (!vp_blocks || !vc.insns) {
+	if (!vc.insns) {
 		rt_format(err, errlen, "cannot reserve memory for -vprofile");
 		return -1;
 	}

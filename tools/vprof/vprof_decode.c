@@ -177,9 +177,7 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 			continue;
 		}
 		flush(th, tid, UINT64_MAX, true, process);
-		struct vp_block *blk = word < VP_MAX_BLOCKS
-					   ? __atomic_load_n(&vp_blocks[word], __ATOMIC_ACQUIRE)
-					   : NULL;
+		struct vp_block *blk = vp_block_of(word);
 		if (!blk || p + blk->bytes > end)
 			jit_fatal("-vprofile: thread %u's buffer is corrupt at +%lu", tid,
 				  (unsigned long)(p - (const uint8_t *)b->words));

@@ -13,7 +13,6 @@
 #include "vprof_spec.h"
 
 enum {
-	VP_MAX_BLOCKS = 1 << 22,
 	/* Entries handed to the plug-in's process at a time. */
 	VP_BATCH = 256,
 	/* Marks a thread may have waiting for its next block start. */
@@ -75,9 +74,9 @@ struct vp_block {
 /* The compiled specification (set before the client registers). */
 extern struct vp_spec vp_spec;
 
-/* Blocks by the word their records start with (0 is no block; the first NULL after it ends
- * them). */
-extern struct vp_block **vp_blocks;
+/* The layout of the records starting with `word` (NULL: none; words count from 1, and the
+ * first without a layout ends them). */
+struct vp_block *vp_block_of(uint64_t word);
 
 /* The app's file mappings when it ended (for source lines), set before the helper
  * finishes. */

@@ -80,8 +80,8 @@ static void process(const struct vprof_entry *entries, struct vp_binsn *const *f
 /* Every profiled instruction's executions, added up over the blocks holding it. */
 static void count_executions(void)
 {
-	for (uint32_t id = 1; id < VP_MAX_BLOCKS && vp_blocks[id]; id++) {
-		const struct vp_block *blk = vp_blocks[id];
+	const struct vp_block *blk;
+	for (uint32_t word = 1; (blk = vp_block_of(word)); word++) {
 		for (uint32_t i = 0; i < blk->ninsns; i++) {
 			const struct vp_binsn *bi = &blk->insns[i];
 			if (!bi->executions)

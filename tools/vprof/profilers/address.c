@@ -5,24 +5,15 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "each_value.h"
+#include "bundled.h"
 
 static const struct vprof_rule rules[] = {
     {.match = VPROF_MATCH_MEMORY, .nvalues = 2, .values = {{VPROF_ADDR, 0, 0}, {VPROF_ADDR, 1, 0}}},
 };
-static const struct vprof_spec spec = {0, 1, rules};
+const struct vprof_spec bundled_spec = {0, 1, rules};
+const char bundled_name[] = "address";
 
-static const char *name(void)
-{
-	return "address";
-}
-
-static const struct vprof_spec *prof_init(void)
-{
-	return &spec;
-}
-
-static const char *preface(const struct vprof_insn *insn)
+const char *bundled_preface(const struct vprof_insn *insn)
 {
 	unsigned access = 0;
 	for (unsigned k = 0; k < insn->nvalues; k++)
@@ -40,17 +31,8 @@ static const char *preface(const struct vprof_insn *insn)
 	}
 }
 
-static void format(const struct vprof_insn *insn, uint64_t value, char *buf, size_t size)
+void bundled_format(const struct vprof_insn *insn, uint64_t value, char *buf, size_t size)
 {
 	(void)insn;
 	snprintf(buf, size, "0x%" PRIx64, value);
 }
-
-VPROF_PLUGIN = {
-    .api_version = VPROF_API_VERSION,
-    .name = name,
-    .prof_init = prof_init,
-    .process = each_value,
-    .preface = preface,
-    .format = format,
-};

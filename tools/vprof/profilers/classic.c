@@ -4,24 +4,15 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "each_value.h"
+#include "bundled.h"
 
 static const struct vprof_rule rules[] = {
     {.match = VPROF_MATCH_ALL, .nvalues = 1, .values = {{VPROF_RESULT, 0, VPROF_AFTER}}},
 };
-static const struct vprof_spec spec = {0, 1, rules};
+const struct vprof_spec bundled_spec = {0, 1, rules};
+const char bundled_name[] = "classic";
 
-static const char *name(void)
-{
-	return "classic";
-}
-
-static const struct vprof_spec *prof_init(void)
-{
-	return &spec;
-}
-
-static const char *preface(const struct vprof_insn *insn)
+const char *bundled_preface(const struct vprof_insn *insn)
 {
 	static char line[64];
 	const struct vprof_slot *s = &insn->values[0];
@@ -35,7 +26,7 @@ static const char *preface(const struct vprof_insn *insn)
 }
 
 /* Hexadecimal, and the signed value too when it is negative at the result's width. */
-static void format(const struct vprof_insn *insn, uint64_t value, char *buf, size_t size)
+void bundled_format(const struct vprof_insn *insn, uint64_t value, char *buf, size_t size)
 {
 	unsigned bits = insn->nvalues ? 8u * insn->values[0].size : 64;
 	int64_t signed_value = bits < 64 && (value >> (bits - 1)) & 1
@@ -46,12 +37,3 @@ static void format(const struct vprof_insn *insn, uint64_t value, char *buf, siz
 	else
 		snprintf(buf, size, "0x%" PRIx64, value);
 }
-
-VPROF_PLUGIN = {
-    .api_version = VPROF_API_VERSION,
-    .name = name,
-    .prof_init = prof_init,
-    .process = each_value,
-    .preface = preface,
-    .format = format,
-};
