@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Usage: regions.sh LOGGER REPLAYER PINBALL APP
+# Usage: regions.sh LOGGER REPLAYER PINBALL APP EXACT_APP
 # -vprofile follows -control: between SSC marks 1 and 2 of tests/apps/value_behaviour only
 # the counter's phase is profiled (its 100 increments, and nothing of the load of 42 before
-# it nor of the chase after it); on a replay, and under logger -log 0.
-logger=$1 replayer=$2 pinball=$3 app=$4
+# it nor of the chase after it); on a replay, and under logger -log 0. The classic profiler
+# (every instruction) profiles exactly the instructions -icount counts in a region, whose
+# ends fall inside blocks or at their starts (tests/apps/footprint_exact).
+logger=$1 replayer=$2 pinball=$3 app=$4 exact=$5
 . "$(dirname "$0")/vprof_lib.sh"
 control=start:ssc:1,stop:ssc:2
 
@@ -36,4 +38,11 @@ counter=$(printed "$work/out" counter)
 check "start:address:counter: every increment" "100 100" "$(insn_counts "$work/a.vprof" "$counter")"
 check "start:address:counter: not the load before it" "" \
 	"$(insn_counts "$work/a.vprof" "$(printed "$work/out" load42)")"
+for control in start:icount:100,stop:icount:500 start:icount:101,stop:icount:403 \
+	start:address:0x401033,stop:address:0x40103e; do
+	counted=$("$logger" -log 0 -control "$control" -icount -vprofile classic \
+		-vprofile_out "$work/e.vprof" -- "$exact" 2>&1 | awk '$2 == "tid=0" { print $3 }')
+	check "$control: as many executions as -icount counts ($counted)" "$counted" \
+		"$(awk '$1 == "insn" { n += $4 } END { print n }' "$work/e.vprof")"
+done
 exit $fail
