@@ -80,9 +80,21 @@ static void forward_event(const struct control_event_info *ev, void *arg)
 		analysis_event(ev);
 }
 
+int shared_knobs_check(const struct shared_knobs *k, char *err, size_t errlen)
+{
+	/* A debugger's checkpoints are copies of the process without the profile's helper
+	 * thread: going back would lose what the profile had gathered. */
+	if (k->analysis.vprofile.plugin && k->debug.on) {
+		snprintf(err, errlen, "-vprofile and -appdebug cannot go together");
+		return -1;
+	}
+	return 0;
+}
+
 int shared_knobs_start(const struct shared_knobs *k, bool engine_needed, bool append_log,
 		       control_handler handler, void *arg, char *err, size_t errlen)
 {
+
 	if (analysis_register(&k->analysis, err, errlen))
 		return -1;
 	if (!engine_needed && !analysis_wanted(&k->analysis) && !k->control->log_file &&

@@ -102,5 +102,10 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 				"with replayer -vprofile)\n");
 		return 2;
 	}
+	char err[256];
+	if (shared_knobs_check(&k->shared, err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return 2;
+	}
 	return 0;
 }

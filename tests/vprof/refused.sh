@@ -3,8 +3,8 @@
 # Bad plug-ins and bad profiles are refused with one line naming the problem and a non-zero
 # exit, never a crash: a library without the table, one built for another interface
 # version, one without its process function, one whose rule names no mnemonic, one whose
-# init refuses, a missing file, an unknown bundled name; -vprofile while recording; an
-# output that cannot be written; vplist on a missing, a truncated and a garbled profile.
+# init refuses, a missing file, an unknown bundled name; -vprofile while recording, with
+# -trace or -appdebug; an output that cannot be written; vplist on a missing, a truncated and a garbled profile.
 logger=$1 replayer=$2 pinball=$3 app=$4 dir=$5
 . "$(dirname "$0")/vprof_lib.sh"
 
@@ -30,6 +30,10 @@ refused "-vprofile_out in a missing directory" "cannot write '$work/no/x.vprof'"
 	"$replayer" -vprofile classic -vprofile_out "$work/no/x.vprof" "$work/pb/v.0"
 refused "-vprofile_values 0" "-vprofile_values must be at least 1" \
 	"$replayer" -vprofile classic -vprofile_values 0 "$work/pb/v.0"
+refused "-vprofile with -trace" "-trace and -vprofile cannot go together" \
+	"$replayer" -vprofile classic -trace champsim -o "$work/t" "$work/pb/v.0"
+refused "-vprofile with -appdebug" "-vprofile and -appdebug cannot go together" \
+	"$replayer" -vprofile classic -appdebug "$work/pb/v.0"
 
 "$replayer" -replay:echo 0 -vprofile classic -vprofile_out "$work/good.vprof" "$work/pb/v.0" \
 	2>/dev/null || { echo "FAIL replay"; exit 1; }
