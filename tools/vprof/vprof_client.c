@@ -140,7 +140,6 @@ static void instrument(struct jit_block *b, void *arg)
 	*blk = (struct vp_block){
 	    .start_pc = jit_block_pc(b, 0),
 	    .last_pc = jit_block_pc(b, n - 1),
-	    .call_pc = jit_block_pc(b, n - 1),
 	    .return_to = jit_block_pc(b, n - 1) + last->length,
 	    .bytes = off,
 	    .end = last->mnemonic == ZYDIS_MNEMONIC_CALL  ? VP_END_CALL

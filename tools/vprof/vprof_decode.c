@@ -126,7 +126,7 @@ static void flush(struct dthread *th, uint32_t tid, uint64_t end, bool whole, vp
 	if (!whole || !(vp_spec.contexts & VPROF_CONTEXT_CALLER))
 		return;
 	if (blk->end == VP_END_CALL)
-		push_frame(th, blk->call_pc, blk->return_to);
+		push_frame(th, blk->last_pc, blk->return_to);
 	th->returning = blk->end == VP_END_RET;
 }
 

@@ -63,8 +63,8 @@ enum vp_end { VP_END_NONE, VP_END_CALL, VP_END_RET };
 /* The layout of one translated block's record. */
 struct vp_block {
 	uint64_t start_pc, last_pc; /* the block's first and last instructions */
-	uint64_t call_pc;	    /* VP_END_CALL: the call, last in the block */
-	uint64_t return_to;	    /* VP_END_CALL: its return address */
+	uint64_t return_to;	    /* VP_END_CALL: the call's (the last instruction's) return
+				     * address */
 	uint32_t bytes;
 	uint8_t end; /* enum vp_end */
 	uint32_t ninsns;
