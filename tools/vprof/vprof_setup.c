@@ -16,30 +16,19 @@
 #include "vprof_plugin.h"
 #include "vprof_profile.h"
 
-enum { STAT_CACHE = 4096 };
-
 static struct {
 	struct vp_plugin plugin;
 	struct vp_profile *profile;
 	char *output; /* absolute: the app may change directory */
 	struct vprof_sample *samples;
-	/* The records of recent samples' pcs, by a hash of the pc: most samples are of a few
-	 * thousand hot instructions. */
-	struct {
-		uint64_t pc;
-		struct vp_stat *stat;
-	} recent[STAT_CACHE];
 } vs;
 
 static struct vp_stat *stat_of(uint64_t pc)
 {
-	__typeof__(vs.recent[0]) *cached = &vs.recent[(pc ^ pc >> 12) & (STAT_CACHE - 1)];
-	if (cached->stat && cached->pc == pc)
-		return cached->stat;
-	if (!(cached->stat = vp_profile_stat(vs.profile, pc)))
+	struct vp_stat *s = vp_profile_stat(vs.profile, pc);
+	if (!s)
 		jit_fatal("-vprofile: out of memory for the profile");
-	cached->pc = pc;
-	return cached->stat;
+	return s;
 }
 
 /* The record of the instruction an entry came from. */
