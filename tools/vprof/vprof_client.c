@@ -134,7 +134,8 @@ static void instrument(struct jit_block *b, void *arg)
 	if (!m && !(vp_spec.contexts & VPROF_CONTEXT_CALLER))
 		return;
 	struct vp_block *blk = rt_alloc(sizeof *blk + m * sizeof blk->insns[0]);
-	if (!blk)
+	void **stats = rt_calloc(m + 1, sizeof *stats);
+	if (!blk || !stats)
 		jit_fatal("-vprofile: out of memory for block layouts");
 	const ZydisDecodedInstruction *last = jit_block_insn(b, n - 1);
 	*blk = (struct vp_block){
@@ -146,6 +147,7 @@ static void instrument(struct jit_block *b, void *arg)
 		   : last->mnemonic == ZYDIS_MNEMONIC_RET ? VP_END_RET
 							  : VP_END_NONE,
 	    .ninsns = m,
+	    .stats = stats,
 	};
 	memcpy(blk->insns, insns, m * sizeof insns[0]);
 	trace_buffers_add_block(&vc.buffers, b, blk, off, full);

@@ -36,7 +36,7 @@ struct dthread {
 
 static struct dthread *threads[TRACE_BUFFERS_MAX_THREADS];
 static struct vprof_entry batch[VP_BATCH];
-static struct vp_binsn *batch_from[VP_BATCH];
+static struct vp_origin batch_from[VP_BATCH];
 static size_t nbatch;
 
 static uint64_t value_at(const uint8_t *record, uint32_t offset)
@@ -81,8 +81,11 @@ static bool inside_at(const struct dthread *th, uint64_t pc)
 	return in;
 }
 
-static void entry(struct dthread *th, uint32_t tid, struct vp_binsn *bi, vp_batch_fn process)
+/* An entry for instruction i of the kept record. */
+static void entry(struct dthread *th, uint32_t tid, const struct vp_block *blk, uint32_t i,
+		  vp_batch_fn process)
 {
+	const struct vp_binsn *bi = &blk->insns[i];
 	struct vprof_entry *e = &batch[nbatch];
 	e->insn = bi->insn;
 	e->tid = tid;
@@ -99,8 +102,7 @@ static void entry(struct dthread *th, uint32_t tid, struct vp_binsn *bi, vp_batc
 		e->values[k] = (value_at(th->record, bi->offset[k]) >> bi->shift[k]) & mask;
 		e->valid |= 1u << k;
 	}
-	bi->executions++;
-	batch_from[nbatch] = bi;
+	batch_from[nbatch] = (struct vp_origin){bi->pc, bi->insn, &blk->stats[i]};
 	if (++nbatch == VP_BATCH) {
 		process(batch, batch_from, nbatch);
 		nbatch = 0;
@@ -121,7 +123,7 @@ static void flush(struct dthread *th, uint32_t tid, uint64_t end, bool whole, vp
 			if (pc >= end)
 				break;
 			if (inside_at(th, pc))
-				entry(th, tid, &blk->insns[i], process);
+				entry(th, tid, blk, i, process);
 		}
 	if (!whole || !(vp_spec.contexts & VPROF_CONTEXT_CALLER))
 		return;

@@ -46,10 +46,6 @@ struct vp_binsn {
 	 * (deduplicated by pc and bytes). */
 	const struct vprof_insn *insn;
 	uint64_t pc;
-	/* The helper's: entries made from this record's instruction, and its profile record
-	 * once looked up. */
-	uint64_t executions;
-	void *stat;
 	uint8_t nvalues;
 	uint8_t addresses;   /* bit k: value k is an address (none when a REP string runs none) */
 	uint16_t rcx_offset; /* a REP string's rcx before it (0: none) */
@@ -68,6 +64,10 @@ struct vp_block {
 	uint32_t bytes;
 	uint8_t end; /* enum vp_end */
 	uint32_t ninsns;
+	/* The merging thread's (vprof_merge.h): each instruction's record in the profile once
+	 * looked up, apart from the layout the decoder reads (no cache line written on one
+	 * side and read on the other). */
+	void **stats;
 	struct vp_binsn insns[];
 };
 
@@ -91,10 +91,18 @@ extern size_t vp_nimages;
  * `image` (vprof_knobs.image). 0, or -1 with the reason. */
 int vp_client_register(struct handoff *h, uint32_t image, char *err, size_t errlen);
 
+/* Where an entry came from: its instruction, and where the merging thread keeps the
+ * instruction's profile record. */
+struct vp_origin {
+	uint64_t pc;
+	const struct vprof_insn *insn;
+	void **stat;
+};
+
 /* Helper: the records of a buffer into entries for the plug-in (vprof_decode.c), then, at
- * the end, every thread's last record. `process` gets the entries in batches, each with the
- * record instruction it came from. */
-typedef void (*vp_batch_fn)(const struct vprof_entry *entries, struct vp_binsn *const *from,
+ * the end, every thread's last record. `process` gets the entries in batches, each with
+ * its origin. */
+typedef void (*vp_batch_fn)(const struct vprof_entry *entries, const struct vp_origin *from,
 			    size_t n);
 void vp_decode(const struct handoff_buffer *b, vp_batch_fn process);
 void vp_decode_end(vp_batch_fn process);

@@ -126,6 +126,16 @@ static int grow(struct vp_stat *s, bool contexts)
 	return 0;
 }
 
+void vp_profile_prefetch(const struct vp_profile *p, const struct vp_stat *s,
+			 const struct vprof_sample *x)
+{
+	static const uint64_t none[2];
+	if (!s->capacity)
+		return;
+	uint32_t h = slot_hash(p->contexts ? x->context : none, x->value) & (s->capacity - 1);
+	__builtin_prefetch(&s->slots[h]);
+}
+
 int vp_profile_add(const struct vp_profile *p, struct vp_stat *s, const struct vprof_sample *x)
 {
 	static const uint64_t none[2];

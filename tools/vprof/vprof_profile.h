@@ -66,6 +66,11 @@ struct vp_stat *vp_profile_stat(struct vp_profile *p, uint64_t pc);
  * -1 when out of memory. */
 int vp_profile_add(const struct vp_profile *p, struct vp_stat *s, const struct vprof_sample *x);
 
+/* Starts loading what vp_profile_add(p, s, x) will look at (the slot x hashes to), so that
+ * the misses of the next few samples overlap. */
+void vp_profile_prefetch(const struct vp_profile *p, const struct vp_stat *s,
+			 const struct vprof_sample *x);
+
 /* The records in pc order, each one's samples (`values`) by count (most first), then value
  * and context: the order the file and the lister use. -1 when out of memory. */
 int vp_profile_sort(struct vp_profile *p);

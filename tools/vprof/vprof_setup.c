@@ -13,73 +13,36 @@
 #include "vprof.h"
 #include "vprof_db.h"
 #include "vprof_internal.h"
+#include "vprof_merge.h"
 #include "vprof_plugin.h"
 #include "vprof_profile.h"
 
 static struct {
 	struct vp_plugin plugin;
 	struct vp_profile *profile;
-	char *output; /* absolute: the app may change directory */
-	struct vprof_sample *samples;
+	char *output;		      /* absolute: the app may change directory */
+	struct vp_merge_batch *batch; /* being filled */
 } vs;
 
-static struct vp_stat *stat_of(uint64_t pc)
+/* A batch of entries through the plug-in, its samples to the merging thread (helper
+ * thread), with the next batches while there is room. */
+static void process(const struct vprof_entry *entries, const struct vp_origin *from, size_t n)
 {
-	struct vp_stat *s = vp_profile_stat(vs.profile, pc);
-	if (!s)
-		jit_fatal("-vprofile: out of memory for the profile");
-	return s;
-}
-
-/* The record of the instruction an entry came from. */
-static struct vp_stat *stat_from(struct vp_binsn *bi)
-{
-	if (!bi->stat)
-		bi->stat = stat_of(bi->pc);
-	return bi->stat;
-}
-
-/* A batch of entries through the plug-in into the profile (helper thread). A sample is
- * usually of its entry's instruction, and the samples come in the entries' order: its
- * record is found through the entry (`from`), without a search. */
-static void process(const struct vprof_entry *entries, struct vp_binsn *const *from, size_t n)
-{
-	size_t m = vs.plugin.table->process(entries, n, vs.samples);
+	struct vp_merge_batch *b = vs.batch;
+	if (!b) {
+		b = vs.batch = vp_merge_get();
+		b->n = b->m = 0;
+	}
+	size_t m = vs.plugin.table->process(entries, n, b->samples + b->m);
 	if (m > n * VPROF_MAX_SAMPLES_PER_ENTRY)
 		jit_fatal("-vprofile: '%s' returned %zu samples for %zu entries (at most %d each)",
 			  vs.plugin.name, m, n, VPROF_MAX_SAMPLES_PER_ENTRY);
-	size_t j = 0;
-	for (size_t k = 0; k < m; k++) {
-		const struct vprof_sample *x = &vs.samples[k];
-		size_t ahead = j;
-		while (ahead < n && ahead < j + 8 && from[ahead]->pc != x->pc)
-			ahead++;
-		struct vp_stat *s;
-		if (ahead < n && from[ahead]->pc == x->pc) {
-			j = ahead;
-			s = stat_from(from[j]);
-		} else {
-			s = stat_of(x->pc);
-		}
-		if (vp_profile_add(vs.profile, s, x))
-			jit_fatal("-vprofile: out of memory for the profile");
-	}
-}
-
-/* Every profiled instruction's executions, added up over the blocks holding it. */
-static void count_executions(void)
-{
-	const struct vp_block *blk;
-	for (uint32_t word = 1; (blk = vp_block_of(word)); word++) {
-		for (uint32_t i = 0; i < blk->ninsns; i++) {
-			const struct vp_binsn *bi = &blk->insns[i];
-			if (!bi->executions)
-				continue;
-			struct vp_stat *s = stat_of(bi->insn->pc);
-			s->executions += bi->executions;
-			s->length = bi->insn->length;
-			memcpy(s->bytes, bi->insn->bytes, bi->insn->length);
-		}
+	memcpy(b->from + b->n, from, n * sizeof *from);
+	b->n += n;
+	b->m += m;
+	if (b->n + VP_BATCH > VP_MERGE_BATCH) {
+		vp_merge_put(b);
+		vs.batch = NULL;
 	}
 }
 
@@ -94,7 +57,9 @@ static void finish(void *arg)
 {
 	(void)arg;
 	vp_decode_end(process);
-	count_executions();
+	if (vs.batch)
+		vp_merge_put(vs.batch);
+	vp_merge_finish();
 	if (vs.plugin.table->prof_release)
 		vs.plugin.table->prof_release();
 	struct vp_profile *p = vs.profile;
@@ -169,11 +134,12 @@ int vprof_register(const struct vprof_knobs *k, char *err, size_t errlen)
 		return -1;
 	vs.profile = vp_profile_new(vs.plugin.name, vs.plugin.path, vp_spec.contexts,
 				    (uint32_t)k->values_kept);
-	vs.samples = calloc(VP_BATCH * VPROF_MAX_SAMPLES_PER_ENTRY, sizeof *vs.samples);
-	if (!vs.profile || !vs.samples) {
+	if (!vs.profile) {
 		snprintf(err, errlen, "out of memory for -vprofile");
 		return -1;
 	}
+	if (vp_merge_start(vs.profile, err, errlen))
+		return -1;
 	static const struct handoff_ops ops = {consume, finish, NULL};
 	struct handoff *h = handoff_start(&ops, err, errlen);
 	return h ? vp_client_register(h, (uint32_t)k->image, err, errlen) : -1;
