@@ -23,8 +23,9 @@
  *     stdio, anything a helper thread may do.
  *   - prof_release, then release: on the helper thread after the last batch, before the
  *     profile is written.
- *   - name, init, preface, format, release: in `pinball vplist`, which prints an
- *     instruction's hotlist under the line preface gives, each value as format writes it.
+ *   - name, init, prof_init, preface, format, prof_release, release: in `pinball vplist`,
+ *     which describes each instruction as it was profiled (prof_init's specification) and
+ *     prints its hotlist under the line preface gives, each value as format writes it.
  *   Only process is called concurrently with the app; no two calls ever overlap.
  *
  * The profile covers the -control regions (every thread's part of them), or the whole run or
