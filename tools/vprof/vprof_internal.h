@@ -1,7 +1,8 @@
 /* The value profiler's pieces as they share data: the client (vprof_client.c, app threads)
  * lays out each translated block's record and writes marks between records; the decoder
- * (vprof_decode.c, the helper thread) turns records back into entries for the plug-in; the
- * set-up (vprof_setup.c) starts both and writes the profile. */
+ * (vprof_decode.c, the first helper thread) turns records back into entries for the
+ * plug-in; the merging thread (vprof_merge.h) counts the plug-in's samples in the profile;
+ * the set-up (vprof_setup.c) starts them and writes the profile. */
 #ifndef TOOL_VPROF_INTERNAL_H
 #define TOOL_VPROF_INTERNAL_H
 
