@@ -29,6 +29,16 @@ static const struct knob shared_knobs[] = {
 	   "basic-block vectors per interval, in SimPoint's .bb format"),
     SHARED("-obbv", KNOB_STRING, analysis.obbv, "FILE",
 	   "write -bbv to FILE (thread N>0: FILE.tidN)"),
+    SHARED("-vprofile", KNOB_STRING, analysis.vprofile.plugin, "PLUGIN",
+	   "value profiling with the plug-in PLUGIN.so (a path), or a bundled one: classic, "
+	   "address"),
+    {"-vprofile_out", KNOB_STRING, offsetof(struct shared_knobs, analysis.vprofile.output),
+     "FILE", "write the -vprofile profile to FILE (see pinball vplist)", 0, "NAME.vprof"},
+    {"-vprofile:image", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.image), "N",
+     "(set when following execve) the number of this process image's -vprofile profile",
+     UINT32_MAX, NULL},
+    {"-vprofile_values", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.values_kept),
+     "N", "distinct values -vprofile keeps per instruction", 1u << 30, NULL},
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
      "instructions per -bbv interval", 1000000000000ull, NULL},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
@@ -51,6 +61,7 @@ bool shared_knobs_init(struct shared_knobs *k)
 	k->analysis.odebugtrace = "debugtrace.out";
 	k->analysis.obbv = "bbv.bb";
 	k->analysis.bbv_interval = 10000000;
+	k->analysis.vprofile.values_kept = VPROF_DEFAULT_VALUES_KEPT;
 	return k->control != NULL;
 }
 
@@ -75,9 +86,21 @@ static void forward_event(const struct control_event_info *ev, void *arg)
 		analysis_event(ev);
 }
 
+int shared_knobs_check(const struct shared_knobs *k, char *err, size_t errlen)
+{
+	/* A debugger's checkpoints are copies of the process without the profile's helper
+	 * thread: going back would lose what the profile had gathered. */
+	if (k->analysis.vprofile.plugin && k->debug.on) {
+		snprintf(err, errlen, "-vprofile and -appdebug cannot go together");
+		return -1;
+	}
+	return 0;
+}
+
 int shared_knobs_start(const struct shared_knobs *k, bool engine_needed, bool append_log,
 		       control_handler handler, void *arg, char *err, size_t errlen)
 {
+
 	if (analysis_register(&k->analysis, err, errlen))
 		return -1;
 	if (!engine_needed && !analysis_wanted(&k->analysis) && !k->control->log_file &&

@@ -29,6 +29,9 @@ bool shared_knobs_init(struct shared_knobs *k);
 /* The table of the shared knobs, for a knobs_parser (whose control is k->control). */
 struct knob_set shared_knob_set(struct shared_knobs *k);
 
+/* After parsing: knobs that cannot go together. 0, or -1 with a one-line reason. */
+int shared_knobs_check(const struct shared_knobs *k, char *err, size_t errlen);
+
 /* Registers the analysis tools and, when anything needs it (a tool, a chain, a log, or
  * `engine_needed`), the controller's engine, whose events go to `handler` (may be NULL)
  * and then (unless k->tools_follow_driver) to the analysis tools. The -controller_log file is

@@ -23,12 +23,18 @@ struct block_callout {
 };
 
 /* A value an inline trace record holds (jit_insert_trace_*). */
-enum trace_store_kind { TRACE_STORE_ADDRESS, TRACE_STORE_GPR, TRACE_STORE_CONDITION };
+enum trace_store_kind {
+	TRACE_STORE_ADDRESS,
+	TRACE_STORE_GPR,
+	TRACE_STORE_CONDITION,
+	TRACE_STORE_MEMORY, /* after: the bytes at the address stored at `from` */
+};
 struct trace_store {
 	uint8_t kind;
 	uint8_t what; /* the operand, the register or the condition code */
 	bool after;   /* GPRs: after the instruction */
 	uint32_t offset;
+	uint32_t from; /* TRACE_STORE_MEMORY: the record offset of the operand's address */
 };
 
 struct block_insn {

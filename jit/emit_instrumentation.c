@@ -99,6 +99,34 @@ bool memory_marks_wanted(const struct block_insn *bi)
 	return false;
 }
 
+/* Instructions whose memory operand may be left untouched in part, so that reading it
+ * afterwards could fault where the instruction did not: masked moves (the mask chooses the
+ * elements), and AVX-512 instructions under a write mask. */
+static bool partial_access(const struct block_insn *bi)
+{
+	switch (bi->insn.mnemonic) {
+	case ZYDIS_MNEMONIC_MASKMOVDQU:
+	case ZYDIS_MNEMONIC_MASKMOVQ:
+	case ZYDIS_MNEMONIC_VMASKMOVDQU:
+	case ZYDIS_MNEMONIC_VMASKMOVPD:
+	case ZYDIS_MNEMONIC_VMASKMOVPS:
+	case ZYDIS_MNEMONIC_VPMASKMOVD:
+	case ZYDIS_MNEMONIC_VPMASKMOVQ:
+		return true;
+	default:
+		return bi->insn.avx.mask.reg != ZYDIS_REGISTER_NONE &&
+		       bi->insn.avx.mask.reg != ZYDIS_REGISTER_K0;
+	}
+}
+
+bool trace_memory_readable_after(const struct block_insn *bi, unsigned operand)
+{
+	const ZydisDecodedOperand *op = &bi->ops[operand];
+	bool vsib = op->mem.index >= ZYDIS_REGISTER_XMM0 && op->mem.index <= ZYDIS_REGISTER_ZMM31;
+	return marked_operand(op) && op->size && !vsib && accesses_memory(&bi->insn) &&
+	       !jit_insn_is_rep_string(&bi->insn) && !partial_access(bi);
+}
+
 /* Pushes write below the stack pointer they name. */
 static int64_t implicit_displacement(const struct block_insn *bi, const ZydisDecodedOperand *op)
 {
@@ -291,6 +319,36 @@ static void emit_trace_condition(struct emitter *e, const struct block_trace *tr
 	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
+/* Loads the operand's first 8, 4, 2 or 1 bytes (zero-extended) from the address the record
+ * holds at s->from, after the instruction: its own access succeeded, so this one cannot
+ * fault. Flag-free. */
+static void emit_trace_memory(struct emitter *e, const struct block_insn *bi,
+			      const struct block_trace *tr, const struct trace_store *s)
+{
+	static const uint8_t load_rcx[] = {0x48, 0x8b, 0x88}; /* mov d32(%rax),%rcx */
+	static const uint8_t load8[] = {0x48, 0x8b, 0x09};    /* mov (%rcx),%rcx */
+	static const uint8_t load4[] = {0x8b, 0x09};	      /* mov (%rcx),%ecx */
+	static const uint8_t load2[] = {0x0f, 0xb7, 0x09};    /* movzwl (%rcx),%ecx */
+	static const uint8_t load1[] = {0x0f, 0xb6, 0x09};    /* movzbl (%rcx),%ecx */
+	unsigned bytes = bi->ops[s->what].size / 8;
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RAX, slot_offset(tr->buffer_slot));
+	emit_bytes(e, load_rcx, sizeof load_rcx);
+	emit_u32(e, s->from - tr->bytes);
+	if (bytes >= 8)
+		emit_bytes(e, load8, sizeof load8);
+	else if (bytes >= 4)
+		emit_bytes(e, load4, sizeof load4);
+	else if (bytes >= 2)
+		emit_bytes(e, load2, sizeof load2);
+	else
+		emit_bytes(e, load1, sizeof load1);
+	emit_store_rcx(e, tr, s->offset);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+}
+
 void emit_trace_stores(struct emitter *e, const struct block_insn *bi, const struct block_trace *tr,
 		       bool after, bool flags_live)
 {
@@ -307,6 +365,9 @@ void emit_trace_stores(struct emitter *e, const struct block_insn *bi, const str
 			break;
 		case TRACE_STORE_CONDITION:
 			emit_trace_condition(e, tr, s);
+			break;
+		case TRACE_STORE_MEMORY:
+			emit_trace_memory(e, bi, tr, s);
 			break;
 		}
 	}

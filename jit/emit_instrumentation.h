@@ -35,6 +35,12 @@ void emit_trace_header(struct emitter *e, const struct block_trace *tr);
 void emit_trace_stores(struct emitter *e, const struct block_insn *bi, const struct block_trace *tr,
 		       bool after, bool flags_live);
 
+/* Whether the memory operand number `operand` of bi can be read once bi has run (its
+ * bytes then are what it loaded or stored): an operand bi accesses as data, whole, at one
+ * address (not a REP string instruction, which may run no iteration, nor a masked or
+ * gathering access). */
+bool trace_memory_readable_after(const struct block_insn *bi, unsigned operand);
+
 /* Code cache bytes the stores of bi may take. */
 uint32_t trace_stores_room(const struct block_insn *bi);
 

@@ -6,12 +6,14 @@
 #include "app_memory.h"
 #include "block.h"
 #include "code_pages.h"
+#include "emit_instrumentation.h"
 #include "flush.h"
 #include "messages.h"
 #include "rt_syscall.h"
 #include "runtime_lock.h"
 #include "thread_block.h"
 #include "threads.h"
+#include "translate.h"
 #include "world.h"
 
 enum { MAX_CLIENTS = 8 };
@@ -105,11 +107,13 @@ void jit_insert_trace_block(struct jit_block *b, int buffer_slot, int room_slot,
 	    (struct block_trace){buffer_slot, room_slot, bytes, word, {full, arg, room_slot}};
 }
 
-static void add_trace_store(struct jit_block *b, size_t i, struct trace_store s)
+static bool add_trace_store(struct jit_block *b, size_t i, struct trace_store s)
 {
 	struct block_insn *bi = &b->insns[i];
-	if (bi->trace_store_count < BLOCK_MAX_TRACE_STORES)
-		bi->trace_stores[bi->trace_store_count++] = s;
+	if (bi->trace_store_count >= BLOCK_MAX_TRACE_STORES)
+		return false;
+	bi->trace_stores[bi->trace_store_count++] = s;
+	return true;
 }
 
 void jit_insert_trace_address(struct jit_block *b, size_t i, unsigned operand, uint32_t offset)
@@ -118,20 +122,37 @@ void jit_insert_trace_address(struct jit_block *b, size_t i, unsigned operand, u
 	    b->insns[i].ops[operand].type == ZYDIS_OPERAND_TYPE_MEMORY)
 		add_trace_store(
 		    b, i,
-		    (struct trace_store){TRACE_STORE_ADDRESS, (uint8_t)operand, false, offset});
+		    (struct trace_store){TRACE_STORE_ADDRESS, (uint8_t)operand, false, offset, 0});
 }
 
-void jit_insert_trace_gpr(struct jit_block *b, size_t i, int reg, bool after, uint32_t offset)
+bool jit_insert_trace_gpr(struct jit_block *b, size_t i, int reg, bool after, uint32_t offset)
 {
-	if (reg >= 0 && reg < 16)
-		add_trace_store(b, i,
-				(struct trace_store){TRACE_STORE_GPR, (uint8_t)reg, after, offset});
+	if (reg < 0 || reg >= 16 || (after && translate_ends_block(&b->insns[i])))
+		return false;
+	return add_trace_store(
+	    b, i, (struct trace_store){TRACE_STORE_GPR, (uint8_t)reg, after, offset, 0});
+}
+
+bool jit_insert_trace_memory(struct jit_block *b, size_t i, unsigned operand,
+			     uint32_t address_offset, uint32_t offset)
+{
+	const struct block_insn *bi = &b->insns[i];
+	if (operand >= bi->insn.operand_count || !trace_memory_readable_after(bi, operand) ||
+	    translate_ends_block(bi) || bi->trace_store_count + 2 > BLOCK_MAX_TRACE_STORES)
+		return false;
+	add_trace_store(
+	    b, i,
+	    (struct trace_store){TRACE_STORE_ADDRESS, (uint8_t)operand, false, address_offset, 0});
+	return add_trace_store(b, i,
+			       (struct trace_store){TRACE_STORE_MEMORY, (uint8_t)operand, true,
+						    offset, address_offset});
 }
 
 void jit_insert_trace_condition(struct jit_block *b, size_t i, unsigned cc, uint32_t offset)
 {
 	add_trace_store(
-	    b, i, (struct trace_store){TRACE_STORE_CONDITION, (uint8_t)(cc & 15), false, offset});
+	    b, i,
+	    (struct trace_store){TRACE_STORE_CONDITION, (uint8_t)(cc & 15), false, offset, 0});
 }
 
 const uint8_t *jit_block_bytes(const struct jit_block *b, size_t i)

@@ -540,7 +540,7 @@ static bool is_unsupported(const struct block_insn *bi)
 	}
 }
 
-static bool ends_block(const struct block_insn *bi)
+bool translate_ends_block(const struct block_insn *bi)
 {
 	ZydisMnemonic m = bi->insn.mnemonic;
 	return m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL || m == ZYDIS_MNEMONIC_RET ||
@@ -640,7 +640,7 @@ static enum exit_kind decode_block(uint64_t pc)
 		bi->suppressed = false;
 		block.length++;
 		off += bi->insn.length;
-		if (ends_block(bi))
+		if (translate_ends_block(bi))
 			break;
 	}
 	return block.length ? EXIT_DIRECT : EXIT_BAD_FETCH;

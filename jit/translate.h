@@ -2,6 +2,7 @@
 #ifndef JIT_TRANSLATE_H
 #define JIT_TRANSLATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fragment.h"
@@ -20,6 +21,11 @@ struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude
 
 /* A once-only translation of at most max_insns instructions from app_pc. */
 struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns);
+
+/* Whether bi ends its block's control flow (a control transfer, a syscall, an instruction the
+ * runtime does not run): nothing placed after it runs. */
+struct block_insn;
+bool translate_ends_block(const struct block_insn *bi);
 
 /* The app changed its memory map: forget which pages were found readable. */
 void translate_forget_readable_pages(void);

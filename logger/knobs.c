@@ -101,5 +101,17 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 				"PROGRAM [ARGS...])\n");
 		return 2;
 	}
+	/* Profiling and recording at once would make the recording pay for the profile:
+	 * profile a replay of the pinball instead, as often as wanted. */
+	if (k->log && k->shared.analysis.vprofile.plugin) {
+		fprintf(stderr, "logger: error: -vprofile needs -log 0 (or replay the pinball "
+				"with replayer -vprofile)\n");
+		return 2;
+	}
+	char err[256];
+	if (shared_knobs_check(&k->shared, err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return 2;
+	}
 	return 0;
 }

@@ -101,7 +101,13 @@ static int parse(int argc, char **argv, struct knobs *k)
 		return 2;
 	}
 	char err[512];
-	if (trace_knobs_check(&k->trace, err, sizeof err)) {
+	/* Both write a block's inline trace record, and a block has one. */
+	if (k->trace.format && k->shared.analysis.vprofile.plugin) {
+		fprintf(stderr, "replayer: error: -trace and -vprofile cannot go together\n");
+		return 2;
+	}
+	if (trace_knobs_check(&k->trace, err, sizeof err) ||
+	    shared_knobs_check(&k->shared, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}

@@ -150,9 +150,23 @@ void jit_insert_trace_block(struct jit_block *b, int buffer_slot, int room_slot,
  * access: a push's is the slot written, below the stack pointer. */
 void jit_insert_trace_address(struct jit_block *b, size_t i, unsigned operand, uint32_t offset);
 /* The general-purpose register reg (JIT_GPR_*) as 8 bytes at `offset`, as it is before
- * instruction i, or after it (after: not for the block's last instruction when it is a
- * control transfer or a syscall; nothing is stored then). */
-void jit_insert_trace_gpr(struct jit_block *b, size_t i, int reg, bool after, uint32_t offset);
+ * instruction i, or after it. False when nothing will be stored: after the block's last
+ * instruction when it is a control transfer or a syscall (nothing placed after it runs). */
+bool jit_insert_trace_gpr(struct jit_block *b, size_t i, int reg, bool after, uint32_t offset);
+/* The value memory operand number `operand` of instruction i loaded or stored: after the
+ * instruction, its first 8, 4, 2 or 1 bytes (the most its size holds, zero-extended) as 8
+ * bytes at `offset`. Its address (as jit_insert_trace_address stores it) goes to
+ * `address_offset` before the instruction, which may change the registers it is made of.
+ * Read after rather than before: the instruction's own access has then succeeded, so the
+ * read cannot fault (before it, a bad address would fault in the inserted code instead of
+ * the app's instruction); for a load the bytes are still those it read (another thread may
+ * have written them since, as anywhere outside a replay), for a store or a
+ * read-modify-write those it wrote. False when nothing will be stored: the operand is not
+ * accessed as data at one address (lea, prefetches, gathers), a REP string instruction
+ * (which may run no iteration), a masked access (parts of it may be untouched), or the
+ * block's control transfer or syscall (nothing placed after it runs). */
+bool jit_insert_trace_memory(struct jit_block *b, size_t i, unsigned operand,
+			     uint32_t address_offset, uint32_t offset);
 /* Before instruction i: one byte at `offset`, 1 when condition code cc (0-15, the low
  * nibble of Jcc/SETcc opcodes: 4 is Z, 5 NZ...) holds on the flags, else 0. */
 void jit_insert_trace_condition(struct jit_block *b, size_t i, unsigned cc, uint32_t offset);

@@ -5,18 +5,7 @@
 # -ofootprint file, and the replay of a recorded run (whole, and its SSC region).
 set -uo pipefail
 logger=$1 replayer=$2 app=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail=0
-
-check() { # WHAT EXPECTED ACTUAL
-	if [ "$2" == "$3" ]; then
-		echo "ok   $1"
-	else
-		printf 'FAIL %s\nexpected:\n%s\ngot:\n%s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/../support/checks.sh"
 
 # The code runs from _start to code_end, every byte of it: its lines and pages.
 start=$((16#$(nm "$app" | awk '$3 == "_start" { print $1 }')))

@@ -1,5 +1,5 @@
 /* The analysis tools a driver (logger, replayer) offers: -icount, -mix, -footprint,
- * -debugtrace, -bbv, each
+ * -debugtrace, -bbv, -vprofile, each
  * honouring the controller's regions. One place to set them up and to feed them events. */
 #ifndef TOOL_ANALYSIS_H
 #define TOOL_ANALYSIS_H
@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "control_engine.h"
+#include "vprof.h"
 
 struct analysis_knobs {
 	bool icount, mix, footprint;
@@ -15,13 +16,14 @@ struct analysis_knobs {
 	bool debugtrace;
 	const char *odebugtrace; /* the trace file (the drivers' default: debugtrace.out) */
 	bool bbv;
-	const char *obbv;      /* the vectors' file (the drivers' default: bbv.bb) */
-	uint64_t bbv_interval; /* instructions */
+	const char *obbv;	     /* the vectors' file (the drivers' default: bbv.bb) */
+	uint64_t bbv_interval;	     /* instructions */
+	struct vprof_knobs vprofile; /* -vprofile (plugin NULL: off), -vprofile_out... */
 };
 
 static inline bool analysis_wanted(const struct analysis_knobs *k)
 {
-	return k->icount || k->mix || k->footprint || k->debugtrace || k->bbv;
+	return k->icount || k->mix || k->footprint || k->debugtrace || k->bbv || k->vprofile.plugin;
 }
 
 /* Driver thread, before the app starts: registers the selected tools, with their report

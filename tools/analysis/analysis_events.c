@@ -5,6 +5,7 @@
 #include "debugtrace.h"
 #include "footprint.h"
 #include "icount.h"
+#include "vprof.h"
 
 struct analysis_active analysis_active;
 
@@ -19,4 +20,6 @@ void analysis_event(const struct control_event_info *ev)
 		footprint_tool_event(ev);
 	if (analysis_active.debugtrace)
 		debugtrace_event(ev);
+	if (analysis_active.vprofile)
+		vprof_event(ev);
 }

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 struct analysis_active {
-	bool icount, mix, footprint, debugtrace;
+	bool icount, mix, footprint, debugtrace, vprofile;
 	bool block_counts; /* the block counts run for -bbv */
 };
 extern struct analysis_active analysis_active;

@@ -13,6 +13,7 @@
 #include "footprint.h"
 #include "icount.h"
 #include "mix.h"
+#include "vprof.h"
 
 char *analysis_output_path(const char *file, bool truncate, char *err, size_t errlen)
 {
@@ -69,6 +70,11 @@ int analysis_register(const struct analysis_knobs *k, char *err, size_t errlen)
 			return -1;
 		/* its counts are the block counts, which follow the regions */
 		analysis_active.block_counts = true;
+	}
+	if (k->vprofile.plugin) {
+		if (vprof_register(&k->vprofile, err, errlen))
+			return -1;
+		analysis_active.vprofile = true;
 	}
 	return 0;
 }

@@ -1,27 +1,22 @@
 /* The JIT client of the capture (app threads, TLS-free): lays out each block's record at
  * translation and fills the per-thread buffers inline (jit_insert_trace_*). */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "capture_internal.h"
 #include "instrument.h"
 #include "jit_messages.h"
 #include "rt_alloc.h"
-#include "rt_format.h"
-#include "rt_syscall.h"
-
-struct capture_block **capture_blocks;
+#include "trace_buffers.h"
 
 static struct {
-	struct handoff *handoff;
+	struct trace_buffers buffers;
 	bool gprs; /* capture every instruction's registers */
-	int buffer_slot, room_slot;
-	uint32_t nblocks;
-	struct handoff_buffer *current[CAPTURE_MAX_THREADS];
-	/* Where threads beyond the limit write: round and round, read by nobody. */
-	struct handoff_buffer *discard;
-	uint32_t threads_dropped;
 } cc;
+
+struct capture_block *capture_block_of(uint64_t word)
+{
+	return trace_buffers_layout(&cc.buffers, word);
+}
 
 /* A REP string instruction keeps rcx, rsi and rdi before and after it (its iterations and
  * their addresses follow); jrcxz and the loops keep rcx and ZF; a jcc its condition. */
@@ -56,8 +51,6 @@ static void instrument(struct jit_block *b, void *arg)
 {
 	(void)arg;
 	size_t n = jit_block_length(b);
-	if (cc.nblocks + 1 >= CAPTURE_MAX_BLOCKS)
-		jit_fatal("trace: more than %u translated blocks", CAPTURE_MAX_BLOCKS);
 	struct capture_block *blk = rt_alloc(sizeof *blk + n * sizeof blk->insns[0]);
 	if (!blk)
 		jit_fatal("trace: out of memory for block layouts");
@@ -82,94 +75,34 @@ static void instrument(struct jit_block *b, void *arg)
 	}
 	blk->bytes = off;
 	blk->ninsns = (uint32_t)n;
-	uint32_t id = ++cc.nblocks;
-	__atomic_store_n(&capture_blocks[id], blk, __ATOMIC_RELEASE);
-	jit_insert_trace_block(b, cc.buffer_slot, cc.room_slot, off, id, full,
-			       (void *)(uintptr_t)off);
-}
-
-static struct handoff_buffer *fresh_buffer(void)
-{
-	struct handoff_buffer *b = handoff_get(cc.handoff);
-	if (!b)
-		jit_fatal("trace: out of memory for trace buffers");
-	return b;
-}
-
-/* Points the thread at buffer b, `used` bytes of which are written already. */
-static void point_at(struct jit_thread *t, struct handoff_buffer *b, uint32_t used)
-{
-	jit_thread_slot_set(t, cc.buffer_slot, (uint64_t)b->words + used);
-	jit_thread_slot_set(t, cc.room_slot, HANDOFF_BUFFER_BYTES - CAPTURE_MARGIN - used);
+	trace_buffers_add_block(&cc.buffers, b, blk, off, full);
 }
 
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
 	(void)pc;
 	(void)arg;
-	uint32_t tid = jit_thread_id(t);
-	if (tid >= CAPTURE_MAX_THREADS) {
-		__atomic_fetch_add(&cc.threads_dropped, 1, __ATOMIC_RELAXED);
-		point_at(t, cc.discard, 0);
-		return;
-	}
-	struct handoff_buffer *b = fresh_buffer();
-	b->tid = tid;
-	cc.current[tid] = b;
-	point_at(t, b, 0);
+	trace_buffers_thread_start(&cc.buffers, t);
 }
 
-/* The thread's room ran out at a block's start: the buffer goes to the helper and the
- * record just begun (only its word is written) moves to the start of a fresh one. */
+/* The thread's room ran out at a block's start. */
 static void full(const struct jit_callout *c)
 {
-	uint32_t tid = jit_thread_id(c->thread);
-	uint32_t bytes = (uint32_t)(uintptr_t)c->arg;
-	uint64_t begun = jit_thread_slot_get(c->thread, cc.buffer_slot) - bytes;
-	uint64_t word = *(const uint64_t *)begun;
-	if (tid >= CAPTURE_MAX_THREADS) {
-		point_at(c->thread, cc.discard, bytes);
-		return;
-	}
-	struct handoff_buffer *b = cc.current[tid];
-	b->used = (uint32_t)(begun - (uint64_t)b->words);
-	handoff_put(cc.handoff, b);
-	struct handoff_buffer *next = fresh_buffer();
-	next->tid = tid;
-	next->words[0] = word;
-	cc.current[tid] = next;
-	point_at(c->thread, next, bytes);
+	trace_buffers_full(&cc.buffers, c->thread, (uint32_t)(uintptr_t)c->arg, NULL, 0);
 }
 
 static void block_left(struct jit_thread *t, uint64_t pc, void *arg)
 {
 	(void)arg;
-	uint64_t at = jit_thread_slot_get(t, cc.buffer_slot);
-	*(uint64_t *)at = CAPTURE_LEFT_MARK | pc;
-	jit_thread_slot_set(t, cc.buffer_slot, at + 8);
-	jit_thread_slot_set(t, cc.room_slot, jit_thread_slot_get(t, cc.room_slot) - 8);
+	trace_buffers_append(&cc.buffers, t, CAPTURE_LEFT_MARK | pc);
 }
 
-/* Every thread's last buffer to the helper, then wait until it wrote everything. The
- * other threads are parked or gone: their buffers no longer change. */
+/* Every thread's last buffer to the helper, then wait until it wrote everything. */
 static void at_exit(int status, void *arg)
 {
 	(void)status;
 	(void)arg;
-	for (size_t i = 0; i < jit_thread_count(); i++) {
-		const struct jit_thread *t = jit_thread_at(i);
-		uint32_t tid = jit_thread_id(t);
-		struct handoff_buffer *b = tid < CAPTURE_MAX_THREADS ? cc.current[tid] : NULL;
-		if (!b)
-			continue;
-		b->used = (uint32_t)(jit_thread_slot_get(t, cc.buffer_slot) - (uint64_t)b->words);
-		handoff_put(cc.handoff, b);
-		cc.current[tid] = NULL;
-	}
-	if (cc.threads_dropped)
-		jit_message("warning: trace: %u threads beyond the limit of %u were not traced",
-			    cc.threads_dropped, CAPTURE_MAX_THREADS);
-	handoff_finish(cc.handoff);
+	trace_buffers_finish(&cc.buffers);
 }
 
 static const struct jit_client client = {
@@ -182,25 +115,9 @@ static const struct jit_client client = {
 
 int capture_client_register(struct handoff *h, bool gprs, char *err, size_t errlen)
 {
-	cc.handoff = h;
 	cc.gprs = gprs;
-	cc.buffer_slot = jit_thread_slot_reserve();
-	cc.room_slot = jit_thread_slot_reserve();
-	long r = rt_mmap(NULL, CAPTURE_MAX_BLOCKS * sizeof *capture_blocks, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (cc.buffer_slot < 0 || cc.room_slot < 0) {
-		rt_format(err, errlen, "no per-thread slot left for the trace");
+	if (trace_buffers_init(&cc.buffers, h, "trace", CAPTURE_MARGIN, err, errlen))
 		return -1;
-	}
-	if (rt_is_error(r)) {
-		rt_format(err, errlen, "cannot reserve memory for the trace");
-		return -1;
-	}
-	capture_blocks = (struct capture_block **)r;
-	if (!(cc.discard = handoff_get(cc.handoff))) {
-		rt_format(err, errlen, "out of memory for the trace");
-		return -1;
-	}
 	jit_register_client(&client);
 	return 0;
 }

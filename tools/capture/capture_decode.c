@@ -124,10 +124,7 @@ void capture_decode(const struct handoff_buffer *b, const struct capture_sink *s
 			continue;
 		}
 		flush_kept(tid, UINT64_MAX, sink);
-		struct capture_block *blk =
-		    word < CAPTURE_MAX_BLOCKS
-			? __atomic_load_n(&capture_blocks[word], __ATOMIC_ACQUIRE)
-			: NULL;
+		struct capture_block *blk = capture_block_of(word);
 		if (!blk || p + blk->bytes > end)
 			jit_fatal("trace: thread %u's trace buffer is corrupt at +%lu", tid,
 				  (unsigned long)(p - (const uint8_t *)b->words));

@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "handoff.h"
+#include "trace_buffers.h"
 
 enum {
 	/* The largest record (the header, 64 instructions of 16 registers and 6 words) and a
@@ -16,8 +17,7 @@ enum {
 	 * the decoder's copy of a record, which reads up to 32 bytes past an instruction's
 	 * values). */
 	CAPTURE_MARGIN = 8 + 64 * (128 + 48) + 8 + 64,
-	CAPTURE_MAX_BLOCKS = 1 << 22,
-	CAPTURE_MAX_THREADS = 1024,
+	CAPTURE_MAX_THREADS = TRACE_BUFFERS_MAX_THREADS,
 };
 
 /* A word with this bit is no block's name but a mark: the thread left the block of the
@@ -31,8 +31,8 @@ struct capture_block {
 	struct capture_insn insns[];
 };
 
-/* Blocks by the word their records start with (0 is no block). */
-extern struct capture_block **capture_blocks;
+/* The layout of the records starting with `word` (NULL: none). */
+struct capture_block *capture_block_of(uint64_t word);
 
 /* Driver thread: the JIT client (capture_client.c), whose buffers go to h. 0, or -1 with
  * the reason in err. */

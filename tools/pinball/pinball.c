@@ -1,6 +1,6 @@
 /* pinball: look into a pinball. `pinball info P`, `pinball dump P [--part NAME]`,
- * `pinball verify P`, `pinball clean P`. Errors are one line, "pinball: error: ...", and a non-zero
- * exit. */
+ * `pinball verify P`, `pinball clean P`, `pinball vplist PROFILE`. Errors are one line, "pinball:
+ * error: ...", and a non-zero exit. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +15,9 @@ static const char usage[] =
     "          (--part meta|threads|memmap|pages|events.TID|schedule|end)\n"
     "  verify  read and check everything: exit 0 and OK, or exit 1 and what is wrong\n"
     "  clean   remove what killed loggers left under the name P (temporary files, parts\n"
-    "          without P.meta, parts an older pinball P had); a finished P stays\n";
+    "          without P.meta, parts an older pinball P had); a finished P stays\n"
+    "usage: pinball vplist [options] PROFILE   (pinball vplist -h)\n"
+    "  vplist  the hotlists of a value profile (replayer -vprofile, logger -vprofile)\n";
 
 static int error(const char *msg)
 {
@@ -29,6 +31,8 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "vplist"))
+		return cmd_vplist(argc - 2, argv + 2);
 	if (argc < 3)
 		return error("missing command or pinball name (try --help)");
 	const char *cmd = argv[1], *base = argv[2], *part = NULL;

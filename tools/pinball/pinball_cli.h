@@ -8,5 +8,7 @@ int cmd_info(struct pinball_reader *r, const char *basename);
 /* part NULL: every part. */
 int cmd_dump(struct pinball_reader *r, const char *part);
 int cmd_clean(const char *basename);
+/* `pinball vplist ARGS`: argv holds the arguments after "vplist". */
+int cmd_vplist(int argc, char **argv);
 
 #endif
