@@ -15,6 +15,7 @@
 #include "syscalls.h"
 #include "threads.h"
 #include "translate.h"
+#include "vsyscall.h"
 #include "x86_emit.h"
 
 struct dispatch_stats dispatch_stats;
@@ -189,7 +190,8 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		next = t->app_pc;
 		break;
 	case EXIT_BAD_FETCH:
-		signals_app_fault(t, SIGSEGV, exit.target);
+		if (!vsyscall_emulate(t, exit.target))
+			signals_app_fault(t, SIGSEGV, exit.target);
 		next = t->app_pc;
 		break;
 	case EXIT_BAD_OPCODE:
