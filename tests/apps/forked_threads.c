@@ -32,22 +32,53 @@ static int child_with_threads(void)
 	return 5;
 }
 
-/* What the children wrote into p[0] until the last of them closed it. */
-static void print_reports(int fd)
+static void *daemon_thread(void *arg)
 {
-	char buf[256];
-	ssize_t n;
-	while ((n = read(fd, buf, sizeof buf)) > 0)
-		fwrite(buf, 1, (size_t)n, stdout);
-	printf("the children closed the pipe\n");
+	(void)arg;
+	dprintf(report_fd, "daemon thread: in a session of its own: %s\n",
+		getsid(0) == getpgid(0) ? "yes" : "no");
+	return NULL;
 }
 
-static void report(int status)
+/* The first child of a double fork: the daemon goes on after it. */
+static int start_daemon(void)
 {
+	setsid();
+	if (fork() == 0) {
+		pthread_t t;
+		pthread_create(&t, NULL, daemon_thread, NULL);
+		pthread_join(t, NULL);
+		dprintf(report_fd, "daemon: done\n");
+	}
+	return 0;
+}
+
+/* Runs child() in a forked child whose report_fd is a pipe's write end, prints what the
+ * children write there until the last of them closes it, then how the child ended. */
+static int fork_and_report(int (*child)(void))
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return 1;
+	report_fd = p[1];
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		_exit(child());
+	}
+	close(p[1]);
+	char buf[256];
+	ssize_t n;
+	while ((n = read(p[0], buf, sizeof buf)) > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	printf("the children closed the pipe\n");
+	int status;
+	waitpid(pid, &status, 0);
 	if (WIFEXITED(status))
 		printf("child exited with %d\n", WEXITSTATUS(status));
 	else
 		printf("child ended by signal %d\n", WTERMSIG(status));
+	return 0;
 }
 
 static void *computing(void *arg)
@@ -61,59 +92,13 @@ static void *computing(void *arg)
 
 static int threads(void)
 {
-	int p[2];
-	if (pipe(p) < 0)
-		return 1;
-	report_fd = p[1];
 	long sum;
 	pthread_t computer;
 	pthread_create(&computer, NULL, computing, &sum);
-	pid_t pid = fork();
-	if (pid == 0)
-		_exit(child_with_threads());
-	close(p[1]);
-	print_reports(p[0]);
-	int status;
-	waitpid(pid, &status, 0);
-	report(status);
+	int r = fork_and_report(child_with_threads);
 	pthread_join(computer, NULL);
 	printf("the parent's thread computed %ld\n", sum);
-	return 0;
-}
-
-static void *daemon_thread(void *arg)
-{
-	(void)arg;
-	dprintf(report_fd, "daemon thread: in a session of its own: %s\n",
-		getsid(0) == getpgid(0) ? "yes" : "no");
-	return NULL;
-}
-
-static int daemonize(void)
-{
-	int p[2];
-	if (pipe(p) < 0)
-		return 1;
-	report_fd = p[1];
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		setsid();
-		if (fork() == 0) {
-			pthread_t t;
-			pthread_create(&t, NULL, daemon_thread, NULL);
-			pthread_join(t, NULL);
-			dprintf(report_fd, "daemon: done\n");
-			_exit(0);
-		}
-		_exit(0);
-	}
-	close(p[1]);
-	int status;
-	waitpid(pid, &status, 0);
-	report(status);
-	print_reports(p[0]);
-	return 0;
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -122,7 +107,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "threads"))
 		return threads();
 	if (argc > 1 && !strcmp(argv[1], "daemon"))
-		return daemonize();
+		return fork_and_report(start_daemon);
 	fprintf(stderr, "usage: forked_threads threads|daemon\n");
 	return 2;
 }
