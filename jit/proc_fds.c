@@ -37,9 +37,10 @@ static bool lists_own_fds(long fd)
 		return true;
 	if (!rt_starts_with(rest, "task/"))
 		return false;
-	const char *tid = rest + 5, *slash = strchr(tid, '/');
-	return slash && slash > tid && strspn(tid, "0123456789") == (size_t)(slash - tid) &&
-	       is_fd_leaf(slash + 1);
+	const char *tid = rest + 5, *end = tid;
+	while (*end >= '0' && *end <= '9')
+		end++;
+	return end > tid && *end == '/' && is_fd_leaf(end + 1);
 }
 
 /* Drops from the len bytes of directory entries at buf (their names at name_off: 19 in a
