@@ -161,6 +161,9 @@ long app_mprotect(uint64_t addr, uint64_t len, long prot)
 
 long app_mremap(const long a[6])
 {
+	/* The kernel moves the pages with their real protection, which the runtime would no
+	 * longer know to give back (a write to moved code would fault for ever). */
+	code_pages_release((uint64_t)a[0], (uint64_t)a[0] + page_up((uint64_t)a[1]));
 	flush_if_translated((uint64_t)a[0], (uint64_t)a[1]);
 	if (a[3] & MREMAP_FIXED)
 		flush_if_translated((uint64_t)a[4], (uint64_t)a[2]);

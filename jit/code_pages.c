@@ -125,39 +125,42 @@ bool code_pages_allows(uint64_t addr, bool write)
 	return allowed;
 }
 
+/* Forgets the protected pages in [start, end), giving them the app's protection back first
+ * when `restore`. */
+static void drop_range(uint64_t start, uint64_t end, bool restore)
+{
+	for (uint32_t i = 0; i < SLOTS && count; i++) {
+		uint64_t key = protected_pages[i];
+		if (key < 2)
+			continue;
+		uint64_t page = (key - 2) * PAGE;
+		if (page + PAGE <= start || page >= end)
+			continue;
+		protected_pages[i] = 1;
+		count--;
+		uint32_t prot;
+		if (restore && app_prot_of(page, &prot))
+			rt_mprotect((void *)page, PAGE, app_prot(prot));
+	}
+}
+
 bool code_pages_release_all(void)
 {
 	if (!count)
 		return false;
-	for (uint32_t i = 0; i < SLOTS; i++) {
-		uint64_t key = protected_pages[i];
-		uint32_t prot;
-		if (key < 2)
-			continue;
-		protected_pages[i] = 1;
-		uint64_t page = (key - 2) * PAGE;
-		if (app_prot_of(page, &prot))
-			rt_mprotect((void *)page, PAGE, app_prot(prot));
-	}
-	count = 0;
+	drop_range(0, UINT64_MAX, true);
 	jit_flush_cache();
 	return true;
 }
 
+void code_pages_release(uint64_t start, uint64_t end)
+{
+	drop_range(start, end, true);
+}
+
 void code_pages_forget(uint64_t start, uint64_t end)
 {
-	if (!count)
-		return;
-	for (uint32_t i = 0; i < SLOTS; i++) {
-		uint64_t key = protected_pages[i];
-		if (key < 2)
-			continue;
-		uint64_t page = (key - 2) * PAGE;
-		if (page + PAGE > start && page < end) {
-			protected_pages[i] = 1;
-			count--;
-		}
-	}
+	drop_range(start, end, false);
 }
 
 uint32_t code_pages_real_prot(uint64_t addr, uint32_t prot)

@@ -25,6 +25,10 @@ bool code_pages_allows(uint64_t addr, bool write);
  * Runtime lock held. */
 bool code_pages_release_all(void);
 
+/* [start, end) moves (mremap), taking its real protection along: its protected pages get
+ * the app's protection back and are forgotten. */
+void code_pages_release(uint64_t start, uint64_t end);
+
 /* The app changed [start, end) itself (mprotect, munmap, mmap over it): forget it. */
 void code_pages_forget(uint64_t start, uint64_t end);
 

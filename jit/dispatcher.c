@@ -9,12 +9,14 @@
 #include "config.h"
 #include "fragment.h"
 #include "instrument.h"
+#include "int80.h"
 #include "messages.h"
 #include "runtime_lock.h"
 #include "signals.h"
 #include "syscalls.h"
 #include "threads.h"
 #include "translate.h"
+#include "vsyscall.h"
 #include "x86_emit.h"
 
 struct dispatch_stats dispatch_stats;
@@ -133,6 +135,7 @@ static uint64_t exit_pc(const struct jit_thread *t, const struct jit_exit *rec)
 	case EXIT_INDIRECT:
 		return t->ibl_target;
 	case EXIT_SYSCALL: /* before the syscall instruction, which has not run yet */
+	case EXIT_INT80:
 		return rec->target - 2;
 	case EXIT_FAULT:
 		return signals_fault_pc(t);
@@ -155,6 +158,13 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 	runtime_unlock();
 }
 
+/* The exits a thread takes between two blocks (before a system call instruction, which
+ * is counted but has not run). */
+static bool between_blocks(enum exit_kind kind)
+{
+	return kind <= EXIT_INT80;
+}
+
 static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* A flush while handling this exit frees the record: work from a copy. */
@@ -162,10 +172,10 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 	uint64_t generation = fragment_generation();
 	uint64_t next = exit.target;
 
-	if (t->safe_point_pending && exit.kind <= EXIT_SYSCALL) {
+	if (t->safe_point_pending && between_blocks(exit.kind)) {
 		/* A block boundary: the thread is between blocks (before the syscall of a
 		 * syscall exit, which is counted already but not executed). */
-		bool before_syscall = exit.kind == EXIT_SYSCALL;
+		bool before_syscall = exit.kind == EXIT_SYSCALL || exit.kind == EXIT_INT80;
 		t->app_pc = before_syscall		 ? exit.target - 2
 			    : exit.kind == EXIT_INDIRECT ? t->ibl_target
 							 : exit.target;
@@ -188,8 +198,14 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		syscall_dispatch(t);
 		next = t->app_pc;
 		break;
+	case EXIT_INT80:
+		t->app_pc = exit.target;
+		int80_dispatch(t);
+		next = t->app_pc;
+		break;
 	case EXIT_BAD_FETCH:
-		signals_app_fault(t, SIGSEGV, exit.target);
+		if (!vsyscall_emulate(t, exit.target))
+			signals_app_fault(t, SIGSEGV, exit.target);
 		next = t->app_pc;
 		break;
 	case EXIT_BAD_OPCODE:
@@ -223,7 +239,7 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		break;
 	}
 
-	if (exit.kind <= EXIT_SYSCALL && signals_pending(t)) {
+	if (between_blocks(exit.kind) && signals_pending(t)) {
 		t->app_pc = next; /* a block boundary: the app's handler may run now */
 		signals_deliver_pending(t);
 		next = t->app_pc;

@@ -16,6 +16,7 @@ enum exit_kind {
 	EXIT_DIRECT,	  /* to a known app pc; may be linked */
 	EXIT_INDIRECT,	  /* the app pc is in TB_IBL_TARGET */
 	EXIT_SYSCALL,	  /* `syscall` at target - 2; continue at target */
+	EXIT_INT80,	  /* `int $0x80` at target - 2 (int80.h); continue at target */
 	EXIT_BAD_FETCH,	  /* the app jumped where no instruction can be read */
 	EXIT_BAD_OPCODE,  /* the bytes at target do not decode */
 	EXIT_UNSUPPORTED, /* an instruction the runtime cannot run yet */

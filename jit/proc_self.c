@@ -8,6 +8,7 @@
 #include "app_copy.h"
 #include "config.h"
 #include "jit_app.h"
+#include "proc_maps.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 
@@ -50,8 +51,7 @@ const char *proc_self_exec_path(const char *path)
 	return names_own_proc_entry(AT_FDCWD, path, "exe") ? jit_config.app_exe_path : path;
 }
 
-/* A sealed-in-spirit memory file holding `len` bytes, positioned at 0. */
-static long memory_file(const char *name, const void *data, size_t len, int flags)
+long proc_self_memory_file(const char *name, const void *data, size_t len, int flags)
 {
 	long fd = rt_syscall2(SYS_memfd_create, (long)name, (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
 	if (fd < 0)
@@ -68,12 +68,20 @@ static long memory_file(const char *name, const void *data, size_t len, int flag
 bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *result)
 {
 	if (names_own_proc_entry(dirfd, path, "cmdline")) {
-		*result = memory_file("cmdline", jit_config.app_cmdline, jit_config.app_cmdline_len,
-				      flags);
+		*result = proc_self_memory_file("cmdline", jit_config.app_cmdline,
+						jit_config.app_cmdline_len, flags);
 		return true;
 	}
 	if (names_own_proc_entry(dirfd, path, "auxv")) {
-		*result = memory_file("auxv", jit_config.app_auxv, jit_config.app_auxv_len, flags);
+		*result = proc_self_memory_file("auxv", jit_config.app_auxv,
+						jit_config.app_auxv_len, flags);
+		return true;
+	}
+	static const char *const maps[] = {"maps", "smaps"};
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		if ((flags & O_ACCMODE) != O_RDONLY || !names_own_proc_entry(dirfd, path, maps[i]))
+			continue;
+		*result = proc_maps_open(maps[i], flags);
 		return true;
 	}
 	if (names_own_proc_entry(dirfd, path, "exe")) {

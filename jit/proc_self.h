@@ -4,6 +4,7 @@
 #define JIT_PROC_SELF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* readlink/readlinkat of an exe link of this process: fills *result and returns true. */
 bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long *result);
@@ -11,7 +12,12 @@ bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long 
  * program, not the runtime's, which the kernel would find there. */
 const char *proc_self_exec_path(const char *path);
 
-/* openat of this process's cmdline, auxv or exe: fills *result (fd or -errno), true. */
+/* openat of this process's cmdline, auxv, exe, or (read-only) maps or smaps: fills
+ * *result (fd or -errno), true. */
 bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *result);
+
+/* A memory file holding `len` bytes, positioned at 0: what the app reads instead of a
+ * /proc file of the runtime's process. Its descriptor, or -errno. */
+long proc_self_memory_file(const char *name, const void *data, size_t len, int flags);
 
 #endif

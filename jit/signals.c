@@ -186,28 +186,40 @@ bool jit_deliver_signal(struct jit_thread *t, int sig, const void *info,
 	return sig > 0 && sig < NSIG_KERNEL && push_frame(t, sig, info, &a, old_mask);
 }
 
-/* Calls the app's handler for sig: frame, mask, SA_RESETHAND. */
-static void call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
+/* Calls the app's handler for sig: frame, mask, SA_RESETHAND. False when the frame cannot
+ * be written (the stack overflowed, and no alternate stack takes the handler): the kernel
+ * then kills the process with SIGSEGV, which the caller does, the thread standing where
+ * the handler was to start. */
+static bool call_handler(struct jit_thread *t, int sig, const siginfo_t *info)
 {
 	struct kernel_sigaction copy = app_state(t)->actions[sig]; /* SA_RESETHAND changes it */
-	if (!push_frame(t, sig, info, &copy, current_mask(t)))
-		signals_die_by(SIGSEGV, /* as the kernel does when the frame cannot be written */
-			       JIT_DEATH_ELSEWHERE);
+	return push_frame(t, sig, info, &copy, current_mask(t));
+}
+
+/* A fault kills the app (sig, or SIGSEGV when its handler's frame could not be written):
+ * before the faulting instruction, its block's count taken back to it (counted_from, see
+ * fault_state), or somewhere unknown when that count is unknown. */
+static _Noreturn void die_at_fault(struct jit_thread *t, int sig, uint8_t counted_from)
+{
+	if (counted_from == INSN_COUNT_UNKNOWN)
+		signals_die_by(sig, JIT_DEATH_ELSEWHERE);
+	instrument_uncount(t, t->app_pc, counted_from, 0);
+	signals_die_by(sig, JIT_DEATH_AT_INSN);
 }
 
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
 {
+	t->app_pc = pc;
 	if (app_has_handler(t, sig)) {
 		siginfo_t info;
 		memset(&info, 0, sizeof info);
 		info.si_signo = sig;
 		info.si_code = sig == SIGSEGV ? SEGV_MAPERR : ILL_ILLOPN;
 		info.si_addr = (void *)pc;
-		t->app_pc = pc;
-		call_handler(t, sig, &info);
-		return;
+		if (call_handler(t, sig, &info))
+			return;
+		sig = SIGSEGV;
 	}
-	t->app_pc = pc;
 	signals_die_by(sig, JIT_DEATH_AT_INSN);
 }
 
@@ -314,11 +326,11 @@ void signals_take_fault(struct jit_thread *t)
 	/* A handler runs with the faulting block counted whole, as without clients; a death is
 	 * at the instruction's count. */
 	if (app_has_handler(t, sig) && !(current_mask(t) & bit(sig))) {
-		call_handler(t, sig, info);
-		return;
+		if (call_handler(t, sig, info))
+			return;
+		sig = SIGSEGV;
 	}
-	instrument_uncount(t, t->app_pc, t->signals->fault_counted_from, 0);
-	signals_die_by(sig, JIT_DEATH_AT_INSN);
+	die_at_fault(t, sig, t->signals->fault_counted_from);
 }
 
 /* A fault in app code that the app handles: leave the kernel's handler into the runtime's
@@ -326,12 +338,14 @@ void signals_take_fault(struct jit_thread *t)
 static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, ucontext_t *uc)
 {
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-	if (!app_state_at(t, uc, pc))
+	uint8_t counted_from = INSN_COUNT_UNKNOWN;
+	if (!fault_state(t, uc, pc, &counted_from) && !app_state_at(t, uc, pc))
 		jit_fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig,
 			  pc);
 	if (sig == SIGILL || sig == SIGFPE) /* the kernel gave the address in the cache */
 		info->si_addr = (void *)t->app_pc;
-	call_handler(t, sig, info);
+	if (!call_handler(t, sig, info))
+		die_at_fault(t, SIGSEGV, counted_from);
 	/* The kernel restores the real mask from our frame when this handler returns. */
 	uint64_t real = current_mask(t) & ~fault_bits();
 	memcpy(&uc->uc_sigmask, &real, sizeof real);
@@ -613,7 +627,8 @@ void signals_deliver_pending(struct jit_thread *t)
 		const struct kernel_sigaction *a = &app_state(t)->actions[sig];
 		struct jit_sigaction act = {a->handler, a->flags, a->restorer, a->mask};
 		instrument_signal_delivery(t, sig, &t->signals->info[sig], &act, current_mask(t));
-		call_handler(t, sig, &t->signals->info[sig]);
+		if (!call_handler(t, sig, &t->signals->info[sig])) /* between two blocks */
+			signals_die_by(SIGSEGV, JIT_DEATH_AT_INSN);
 	} else if (app_state(t)->actions[sig].handler == (uint64_t)SIG_DFL) {
 		/* the app reset the action meanwhile: the kernel's default, for real */
 		rt_tgkill(rt_getpid(), rt_gettid(), sig);

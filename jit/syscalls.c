@@ -17,6 +17,7 @@
 #include "dispatcher.h"
 #include "fragment.h"
 #include "messages.h"
+#include "proc_fds.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
@@ -527,6 +528,12 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 			return app_execveat(t, a);
 		instrument_before_exec(t);
 		return exec_unlocked(t, nr, a);
+	case SYS_getdents:
+	case SYS_getdents64:
+		runtime_unlock();
+		r = proc_fds_getdents(nr, a);
+		runtime_lock();
+		return r;
 	case SYS_readlink:
 		if (proc_self_readlink(AT_FDCWD, (const char *)a[0], (char *)a[1], a[2], &r))
 			return r;

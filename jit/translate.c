@@ -523,6 +523,12 @@ static bool is_far(const ZydisDecodedInstruction *insn)
 	return insn->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR;
 }
 
+/* The 32-bit system call gate, which Linux opens to 64-bit code too. */
+static bool is_int80(const struct block_insn *bi)
+{
+	return bi->insn.mnemonic == ZYDIS_MNEMONIC_INT && bi->ops[0].imm.value.u == 0x80;
+}
+
 /* Instructions the runtime must see or cannot run from the cache (yet). */
 static bool is_unsupported(const struct block_insn *bi)
 {
@@ -533,8 +539,6 @@ static bool is_unsupported(const struct block_insn *bi)
 	case ZYDIS_MNEMONIC_IRETD:
 	case ZYDIS_MNEMONIC_IRETQ:
 		return true;
-	case ZYDIS_MNEMONIC_INT:
-		return bi->ops[0].imm.value.u == 0x80;
 	default:
 		return is_far(&bi->insn) || uses_gs(bi);
 	}
@@ -545,7 +549,7 @@ bool translate_ends_block(const struct block_insn *bi)
 	ZydisMnemonic m = bi->insn.mnemonic;
 	return m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL || m == ZYDIS_MNEMONIC_RET ||
 	       m == ZYDIS_MNEMONIC_SYSCALL || m == ZYDIS_MNEMONIC_XBEGIN || is_jcc(m) ||
-	       is_rcx_branch(m) || is_unsupported(bi);
+	       is_rcx_branch(m) || is_int80(bi) || is_unsupported(bi);
 }
 
 static bool is_relative_branch(const struct block_insn *bi)
@@ -562,8 +566,8 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 		emit_inline_exit(t, EXIT_UNSUPPORTED, bi->pc);
 		return true;
 	}
-	if (m == ZYDIS_MNEMONIC_SYSCALL) {
-		emit_inline_exit(t, EXIT_SYSCALL, next);
+	if (m == ZYDIS_MNEMONIC_SYSCALL || is_int80(bi)) {
+		emit_inline_exit(t, m == ZYDIS_MNEMONIC_SYSCALL ? EXIT_SYSCALL : EXIT_INT80, next);
 		return true;
 	}
 	if (m == ZYDIS_MNEMONIC_XBEGIN) {

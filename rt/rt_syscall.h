@@ -84,11 +84,10 @@ static inline long rt_exit_group(int status)
 	return rt_syscall1(SYS_exit_group, status);
 }
 
-/* Returns the mapping's address, or -errno (test with rt_is_error). */
-static inline long rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	return rt_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, off);
-}
+/* Returns the mapping's address, or -errno (test with rt_is_error). With no address (and
+ * no MAP_FIXED*), the runtime's memory goes to a zone of its own, away from the app's
+ * (rt_mmap.c). */
+long rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 static inline long rt_munmap(void *addr, size_t len)
 {
 	return rt_syscall2(SYS_munmap, (long)addr, (long)len);

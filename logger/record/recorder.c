@@ -249,12 +249,17 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 	if (is_fork(nr, args) && result == 0) {
 		/* The child has no writer thread: it is not recorded, and the pages withheld
 		 * for first-touch recording are its own again. Should it end without an exec,
-		 * the user hears that nothing of it was recorded. */
+		 * the user hears that nothing of it was recorded. Its region is over: the baton
+		 * it would wait for at its next slice check is held, in its copy of our memory,
+		 * by threads it does not have; its translations lose the checks. */
 		if (recording() && !rec.fat)
 			first_touch_end();
 		if (recording())
 			written_forked_in_region(rec.region);
+		if (rec.state != OUT)
+			jit_request_retranslation();
 		rec.disabled = true;
+		rec.state = OUT;
 		rec.region = 0; /* its images after an exec are pinballs of another process */
 		return;
 	}
