@@ -298,10 +298,14 @@ static void list_checkpoints(char *out, size_t size)
 	}
 	for (int i = 0; i < count && n < size; i++) {
 		const struct dbg_checkpoint *ck = &reverse()->checkpoints[order[i]];
+		char threads[32] = "";
+		if (ck->live_threads > 1)
+			snprintf(threads, sizeof threads, ", %" PRIu32 " threads",
+				 ck->live_threads);
 		n += (size_t)snprintf(out + n, size - n,
 				      "  %2d  total %" PRIu64 ": thread %" PRIu32
-				      " at icount %" PRIu64 ", pc 0x%" PRIx64 "%s (process %d)\n",
-				      i, ck->total, ck->thread, ck->icount, ck->pc,
+				      " at icount %" PRIu64 ", pc 0x%" PRIx64 "%s%s (process %d)\n",
+				      i, ck->total, ck->thread, ck->icount, ck->pc, threads,
 				      ck->total ? ck->extra ? ", near a goal" : ""
 						: ", the region's start",
 				      (int)ck->pid);

@@ -9,6 +9,7 @@
 #include "emit_instrumentation.h"
 #include "flush.h"
 #include "messages.h"
+#include "park.h"
 #include "rt_syscall.h"
 #include "runtime_lock.h"
 #include "thread_block.h"
@@ -309,9 +310,10 @@ void jit_request_safe_point(struct jit_thread *t)
 
 void jit_wait_unlocked(void (*wait)(void *arg), void *arg)
 {
+	struct jit_thread *self;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(self));
 	runtime_unlock();
-	wait(arg);
-	runtime_lock();
+	park_wait(&self->park, wait, arg);
 }
 
 bool jit_thread_in_syscall(const struct jit_thread *t, long *nr)

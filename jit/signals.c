@@ -504,6 +504,17 @@ void signals_init_thread(struct jit_thread *t)
 		rt_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&t->signals->mask, 8);
 }
 
+void signals_revive_thread(struct jit_thread *t)
+{
+	if (!t->signals)
+		return;
+	if (t->signals->alt_stack) {
+		stack_t ss = {.ss_sp = t->signals->alt_stack, .ss_size = ALT_STACK_SIZE};
+		rt_syscall2(SYS_sigaltstack, (long)&ss, 0);
+	}
+	set_mask(t, t->signals->mask);
+}
+
 void signals_init(struct jit_thread *t)
 {
 	signals_init_thread(t);

@@ -21,6 +21,9 @@
 void signals_init(struct jit_thread *t);
 /* A new thread's own: an alternate stack for the runtime's handlers, its pending set. */
 void signals_init_thread(struct jit_thread *t);
+/* The kernel state signals_init_thread and the app's mask gave t, for a new kernel thread
+ * that goes on as t (in a copy of the process, park.h). */
+void signals_revive_thread(struct jit_thread *t);
 
 /* An exited thread's signal state and stack go (the thread no longer runs). */
 void signals_release_thread(struct jit_thread *t);

@@ -17,6 +17,7 @@
 #include "dispatcher.h"
 #include "fragment.h"
 #include "messages.h"
+#include "park.h"
 #include "proc_fds.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
@@ -158,11 +159,14 @@ struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_re
 	return c;
 }
 
-/* In a process just forked by self (under the runtime lock): self is its only thread, with
- * a new kernel id, and still holds the lock. */
-static void forked_child(struct jit_thread *self)
+/* In a process just forked by self (under the runtime lock): self is its only running
+ * thread, with a new kernel id, and still holds the lock; the waiting ones are frozen in a
+ * debugger's copy (keep_waiting), gone in the app's. */
+static void forked_child(struct jit_thread *self, bool keep_waiting)
 {
 	self->os_tid = (int32_t)rt_gettid();
+	if (keep_waiting)
+		park_freeze_waiting(self);
 	threads_after_fork(self);
 	runtime_lock_adopt();
 }
@@ -172,7 +176,7 @@ long jit_fork(struct jit_thread *self, unsigned long flags)
 	long r = rt_syscall6(SYS_clone, (long)(flags & ~(unsigned long)(CLONE_VM | CLONE_THREAD)),
 			     0, 0, 0, 0, 0);
 	if (r == 0)
-		forked_child(self);
+		forked_child(self, true);
 	return r;
 }
 
@@ -254,7 +258,7 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 			t->gpr[JIT_GPR_RSP] = (uint64_t)stack;
 		if (flags & CLONE_SETTLS)
 			t->app_fs = (uint64_t)tls;
-		forked_child(t);
+		forked_child(t, false);
 	}
 	return r;
 }

@@ -32,6 +32,11 @@
 #define TB_IBL_HITS 0x178    /* counted only with -jit:stats */
 #define TB_CLIENT_SLOTS 0x180
 #define TB_CLIENT_SLOT_COUNT 16
+#define TB_PARK 0x200 /* struct thread_park, read by park.S */
+#define PARK_RSP 0x00
+#define PARK_WAIT 0x08
+#define PARK_ARG 0x10
+#define PARK_WAITING 0x18
 #define TB_XSAVE_AREA 0x400 /* 64-byte aligned, TB_XSAVE_SIZE bytes */
 #define TB_XSAVE_SIZE 0x3000
 #define TB_SIZE (TB_XSAVE_AREA + TB_XSAVE_SIZE)
@@ -50,6 +55,16 @@
 #include <stdint.h>
 
 #include "instrument.h"
+
+/* A thread in jit_wait_unlocked, as a copy of the process (jit_fork) can resume it: the
+ * stack pointer where park.S saved its caller's registers, and the wait it runs again. */
+struct thread_park {
+	uint64_t rsp;
+	void (*wait)(void *arg);
+	void *arg;
+	int32_t waiting; /* set from before the wait starts until it has returned */
+	int32_t frozen;	 /* in a copy: waiting, but with no kernel thread yet */
+};
 
 struct jit_thread {
 	uint64_t self;
@@ -75,7 +90,8 @@ struct jit_thread {
 	uint64_t scratch_rep;
 	uint64_t ibl_hits;
 	uint64_t client_slots[TB_CLIENT_SLOT_COUNT];
-	/* Runtime-only fields (not reached from generated code). */
+	/* Runtime-only fields (not reached from generated code, but park by park.S). */
+	struct thread_park park;
 	uint64_t app_pc; /* app pc the thread will run next, when in the runtime */
 	/* The callouts that ran at ran_pc in its current execution (see run_callout). */
 	uint64_t ran_pc;
@@ -106,7 +122,7 @@ struct jit_thread {
 	uint32_t callout_remaining;
 	/* A callout asked for the rest of its block from a fresh translation. */
 	bool restart_block;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 168];
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 168 - sizeof(struct thread_park)];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 
@@ -131,6 +147,11 @@ TB_CHECK(scratch_rep, TB_SCRATCH_REP);
 TB_CHECK(scratch_flags, TB_SCRATCH_FLAGS);
 TB_CHECK(ibl_hits, TB_IBL_HITS);
 TB_CHECK(client_slots, TB_CLIENT_SLOTS);
+TB_CHECK(park, TB_PARK);
+_Static_assert(offsetof(struct thread_park, rsp) == PARK_RSP, "park rsp");
+_Static_assert(offsetof(struct thread_park, wait) == PARK_WAIT, "park wait");
+_Static_assert(offsetof(struct thread_park, arg) == PARK_ARG, "park arg");
+_Static_assert(offsetof(struct thread_park, waiting) == PARK_WAITING, "park waiting");
 TB_CHECK(xsave_area, TB_XSAVE_AREA);
 _Static_assert(sizeof(struct jit_thread) == TB_SIZE, "thread block size");
 _Static_assert(offsetof(struct jit_thread, pad2) <= TB_KEPT_AFTER_EXIT,

@@ -214,7 +214,7 @@ void threads_exiting(struct jit_thread *t)
 void threads_after_fork(struct jit_thread *self)
 {
 	for (size_t i = 0; i < thread_total; i++)
-		if (threads[i] != self && !threads[i]->exited)
+		if (threads[i] != self && !threads[i]->exited && !threads[i]->park.frozen)
 			threads_exiting(threads[i]);
 	for (size_t i = 0; i < MAX_VFORK_CHILDREN; i++)
 		vfork_children[i] = NULL;

@@ -45,7 +45,8 @@ void threads_exiting(struct jit_thread *t);
 long jit_clone_thread(unsigned long flags, struct jit_thread *child, int *ptid, int *ctid);
 
 /* In a forked child: the other threads of the parent do not exist here (a stop of the
- * world must not wait for them, and the child is one live thread). */
+ * world must not wait for them, and the child is one live thread), frozen ones apart
+ * (park.h). */
 void threads_after_fork(struct jit_thread *self);
 
 size_t threads_count(void);

@@ -9,14 +9,16 @@
  * the checkpoints when the session ends (and the kernel kills them if it dies: each asks
  * for SIGKILL at its parent's death).
  *
- * Only the forking thread exists in a copy, so checkpoints are taken only where it is the
- * one thread alive (or at the region's start, before the first thread makes the others);
- * a multithreaded stretch is reached from the last checkpoint before it (docs/architecture.md).
+ * Only the forking thread runs in a copy: checkpoints are taken where every other thread
+ * waits (for its turn in the schedule, or held by the debugger), and a copy that goes live
+ * gives each of them a kernel thread again, which waits on (jit_thaw_threads). In a replay
+ * that is nearly always: one thread runs at a time (docs/architecture.md).
  * App-thread code, TLS-free. */
 #include <linux/prctl.h>
 #include <linux/sched.h>
 #include <signal.h>
 
+#include "jit_messages.h"
 #include "rt_syscall.h"
 #include "stop_internal.h"
 
@@ -41,7 +43,7 @@ static struct dbg_reverse *reverse(void)
 bool dbg_checkpoint_due(uint64_t total)
 {
 	uint64_t interval = reverse()->interval;
-	if (!reverse()->on || !interval || jit_thread_live_count() != 1)
+	if (!reverse()->on || !interval)
 		return false;
 	uint64_t from = total / interval * interval;
 	for (int i = 0; i < DBG_MAX_CHECKPOINTS; i++) {
@@ -118,12 +120,19 @@ static void sleep_as_checkpoint(struct dbg_checkpoint *k, struct jit_thread *sel
 		rt_futex_wait_shared(&k->command, command, 0);
 	}
 	set_mask(mask);
+	long thawed = jit_thaw_threads(self);
+	if (thawed < 0)
+		jit_fatal("a copy of the checkpoint at total %lu cannot start its threads "
+			  "(clone: errno %ld)",
+			  k->total, -thawed);
 	__atomic_store_n(&reverse()->live_pid, (int32_t)rt_getpid(), __ATOMIC_RELEASE);
 	dbg_points_sync();
 }
 
 bool dbg_checkpoint(const struct jit_callout *c, bool extra)
 {
+	if (!jit_others_waiting(c->thread))
+		return false;
 	struct dbg_checkpoint *k = slot_for(extra);
 	if (!k)
 		return false;
@@ -135,7 +144,8 @@ bool dbg_checkpoint(const struct jit_callout *c, bool extra)
 				     .thread = jit_thread_id(c->thread) + 1,
 				     .icount = jit_callout_icount(c),
 				     .pc = c->pc,
-				     .total = dbg_total_icount()};
+				     .total = dbg_total_icount(),
+				     .live_threads = (uint32_t)jit_thread_live_count()};
 	for (size_t i = 0; i < jit_thread_count(); i++) {
 		const struct jit_thread *t = jit_thread_at(i);
 		if (jit_thread_id(t) < DBG_CKPT_THREADS)

@@ -170,6 +170,7 @@ struct dbg_checkpoint {
 	uint64_t icount, pc;
 	uint64_t total; /* every thread's count added up: the checkpoints' order */
 	uint64_t counts[DBG_CKPT_THREADS]; /* each thread's count there (0: not born yet) */
+	uint32_t live_threads;		   /* the copy has them all (jit_thaw_threads) */
 };
 
 struct dbg_reverse {

@@ -63,6 +63,24 @@ static void step_one(const struct jit_callout *c, struct dbg_thread *ts)
 	jit_thread_slot_set(c->thread, dbg.budget_slot, 1 - (uint64_t)c->block_remaining);
 }
 
+static void yield(void *arg)
+{
+	(void)arg;
+	rt_syscall0(SYS_sched_yield);
+}
+
+/* A copy has the other threads only while they wait (checkpoints.c). One that is about to
+ * (it needs the runtime's lock to get to its wait) is given the time to. */
+static bool others_waiting(struct jit_thread *self)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		if (jit_others_waiting(self))
+			return true;
+		jit_wait_unlocked(yield, NULL);
+	}
+	return false;
+}
+
 /* Reverse execution at a block start: the goal of the resume reached (a stop), or a
  * checkpoint due here (true in the copy made from it, which reports its arrival). */
 static bool reverse_stop(const struct jit_callout *c, struct dbg_thread *ts, uint64_t icount,
@@ -74,11 +92,13 @@ static bool reverse_stop(const struct jit_callout *c, struct dbg_thread *ts, uin
 		why->kind = DBG_STOP_GOAL;
 		return true;
 	}
+	uint64_t interval = dbg_channel->reverse.interval, total = dbg_total_icount();
 	bool extra = g->thread == ts->id && g->checkpoint_at && icount >= g->checkpoint_at;
+	bool periodic = periodic_checkpoints() && total >= dbg.next_mark;
+	if ((extra || periodic) && !others_waiting(c->thread))
+		return false; /* at a later block start */
 	if (extra)
 		g->checkpoint_at = 0;
-	uint64_t interval = dbg_channel->reverse.interval, total = dbg_total_icount();
-	bool periodic = periodic_checkpoints() && total >= dbg.next_mark;
 	if (periodic) /* (one checkpoint serves both when an extra one is due too) */
 		dbg.next_mark = (total / interval + 1) * interval;
 	if ((extra || (periodic && dbg_checkpoint_due(total))) && dbg_checkpoint(c, extra)) {
@@ -86,6 +106,12 @@ static bool reverse_stop(const struct jit_callout *c, struct dbg_thread *ts, uin
 		return true;
 	}
 	return false;
+}
+
+/* Instructions to a mark; a mark passed is a checkpoint still due: at the next block. */
+static uint64_t until(uint64_t mark, uint64_t now)
+{
+	return mark > now ? mark - now : 1;
 }
 
 /* Nothing to do here: the budget runs out where the goal or the next checkpoint is (the
@@ -96,11 +122,15 @@ static void set_budget(const struct jit_callout *c, struct dbg_thread *ts, uint6
 	uint64_t d = UINT64_MAX;
 	if (g->thread == ts->id) {
 		d = g->icount - icount;
-		if (g->checkpoint_at > icount && g->checkpoint_at - icount < d)
-			d = g->checkpoint_at - icount;
+		if (g->checkpoint_at && until(g->checkpoint_at, icount) < d)
+			d = until(g->checkpoint_at, icount);
 	}
-	if (periodic_checkpoints() && dbg.next_mark - dbg_total_icount() < d)
-		d = dbg.next_mark - dbg_total_icount();
+	if (periodic_checkpoints()) {
+		/* Every thread counts its own way to the mark, which the total passes sooner. */
+		uint64_t each = until(dbg.next_mark, dbg_total_icount()) / jit_thread_live_count();
+		if (each < d)
+			d = each ? each : 1;
+	}
 	if (d == UINT64_MAX) {
 		jit_thread_slot_set(c->thread, dbg.budget_slot, DBG_BUDGET_OFF);
 		return;

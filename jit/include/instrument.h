@@ -220,7 +220,9 @@ void jit_request_safe_point(struct jit_thread *t);
 
 /* Runs wait(arg) with the runtime's lock released, from a callout or hook that must wait
  * for another app thread (a recorder's or a replayer's schedule): the other thread may need
- * the lock meanwhile. The waiting thread counts as stopped for jit_stop_the_world. */
+ * the lock meanwhile. The waiting thread counts as stopped for jit_stop_the_world. wait
+ * must be restartable: in a copy of the process (jit_fork) it runs again from its start,
+ * on a new kernel thread, and must return only once what it waits for holds. */
 void jit_wait_unlocked(void (*wait)(void *arg), void *arg);
 
 /* Whether t has handed syscall *nr to the kernel and its clients have not seen it return
@@ -274,11 +276,19 @@ struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_re
 
 /* Replays (a debugger's checkpoints). A copy of the process as clone(flags) makes it
  * (CLONE_PARENT and the exit signal, say; never CLONE_VM or CLONE_THREAD), in which only
- * the calling thread runs: the caller knows that no other app thread will be needed there
- * (none lives, or the copy never resumes them). The runtime's lock, when the caller holds
- * it, is held by the copy's thread. Returns as fork does: the child's pid, 0 in the child,
- * or -errno. From a callout or hook running on self. */
+ * the calling thread runs: the other app threads are gone there, but those waiting in
+ * jit_wait_unlocked, which jit_thaw_threads can bring back. The runtime's lock, when the caller
+ * holds it, is held by the copy's thread. Returns as fork does: the child's pid, 0 in the child, or
+ * -errno. From a callout or hook running on self. */
 long jit_fork(struct jit_thread *self, unsigned long flags);
+
+/* Replays (a debugger's checkpoints). Whether every other live app thread waits in
+ * jit_wait_unlocked now, so that a copy of the process made now (jit_fork) can have them
+ * all: in the copy they are frozen (no kernel thread runs them) until jit_thaw_threads
+ * gives each one a kernel thread of its own, which runs its wait again. From a callout or
+ * hook running on self; jit_thaw_threads in the copy, 0 or -errno. */
+bool jit_others_waiting(const struct jit_thread *self);
+long jit_thaw_threads(struct jit_thread *self);
 
 void jit_thread_slot_set(struct jit_thread *t, int slot, uint64_t value);
 uint64_t jit_thread_slot_get(const struct jit_thread *t, int slot);

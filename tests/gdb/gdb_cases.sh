@@ -3,7 +3,8 @@
 # Unmodified gdb against pintrace's stub, scripted (gdb -batch -x) through scripts/gdb_record
 # and scripts/gdb_replay (reverse_*: reverse execution on replays). BIN holds logger, replayer and pinball; APPS the test programs
 # gdb_target (a call chain, a watched global, exit status 30 % 7 = 2; SIGUSR1 twice with
-# "signals"), gdb_threads (a "worker" thread; exit status 6) and ticker (LINES MS).
+# "signals"), gdb_threads (a "worker" thread; exit status 6), gdb_relay (two threads take
+# turns writing a global) and ticker (LINES MS).
 set -uo pipefail
 bin=$1 apps=$2 scripts=$3 case=$4
 command -v gdb >/dev/null || { echo "SKIP: no gdb"; exit 77; }
@@ -465,6 +466,40 @@ continue' pb/m.0 "$apps/gdb_threads"
 	has '^\* [0-9]+ +Thread 2 "worker" +worker_step \(i=3\)'
 	has 'replay: OK'
 	ok "from main after the join back to worker_step (i=3) then (i=2) in thread 2 (named as recorded); verdict OK"
+	;;
+reverse_mt_checkpoints) # checkpoints while two threads live; copies of them run on to OK
+	record pb/r "$apps/gdb_relay"
+	src=$scripts/../tests/apps/gdb_relay.c
+	line=$(grep -n 'printf("relay' "$src" | cut -d: -f1) write=$(grep -n 'relay = value;' "$src" | cut -d: -f1)
+	session replay 0 "break gdb_relay.c:$line
+continue
+monitor checkpoints
+watch relay
+reverse-continue
+info threads
+reverse-continue
+info threads
+delete
+break gdb_relay.c:$write if value == 101
+reverse-continue
+echo RELAY=
+print relay
+delete
+continue" -c 500000 pb/r.0 "$apps/gdb_relay"
+	mt=$(grep -cE '^  +[0-9]+  total [0-9]+: thread [12] at icount [0-9]+, pc 0x[0-9a-f]+, 2 threads \(process' out)
+	[ "$mt" -ge 10 ] || fail "$mt checkpoints taken while both threads lived: $(grep total out)"
+	grep -A4 'Thread 2 "gdb_relay" hit Hardware watchpoint 2: relay' out | tr '\n' ' ' >flat
+	grep -Eq 'Old value = 399 New value = 398 .* in pass \(me=1, value=399\)' flat ||
+		fail "first reverse-continue: $(cat flat)"
+	grep -A4 'Thread 1 "gdb_relay" hit Hardware watchpoint 2: relay' out | tr '\n' ' ' >flat
+	grep -Eq 'Old value = 398 New value = 397 .* in pass \(me=0, value=398\)' flat ||
+		fail "second reverse-continue: $(cat flat)"
+	has '^\* 1 +Thread 1 "gdb_relay" .* in pass \(me=0, value=398\)'
+	has 'Thread 2 "gdb_relay" hit Breakpoint 3, pass \(me=1, value=101\) at .*gdb_relay.c:'"$write"
+	[ "$(value RELAY)" = 100 ] || fail "relay before the write of 101: $(value RELAY)"
+	has '^relay 399, work [0-9a-f]+$'
+	has 'replay: OK'
+	ok "$mt checkpoints with both threads; back to the writes of 399 (thread 2), 398 (thread 1), 101; on to the end from there: verdict OK"
 	;;
 *)
 	fail "unknown case"
