@@ -118,16 +118,18 @@ jit_ibl_miss:
 	jmp jit_dispatch_entry
 	.size jit_ibl_miss, . - jit_ibl_miss
 
-/* long jit_clone_thread(unsigned long flags, struct jit_thread *child, int *ptid, int *ctid)
- * clone(2) for a new app thread: the child starts on its own runtime stack, points %gs at
- * its thread block and goes to jit_child_start(child), which never returns. The parent gets
- * the kernel's result. */
-	.globl jit_clone_thread
-	.type jit_clone_thread, @function
-jit_clone_thread:
-	mov %rsi, %r8			/* the child keeps its thread block in r8 */
+/* long jit_clone_onto(unsigned long flags, struct jit_thread *t, int *ptid, int *ctid,
+ *                     uint64_t stack, void (*start)(struct jit_thread *t))
+ * clone(2) of a kernel thread that runs as t: on `stack`, with %gs and %fs pointing at its
+ * thread block (as runtime code expects), it calls start(t), which never returns. The
+ * parent gets the kernel's result. */
+	.globl jit_clone_onto
+	.type jit_clone_onto, @function
+jit_clone_onto:
+	mov %r8, %rax			/* stack */
+	mov %rsi, %r8			/* the child keeps t in r8 and start in r9 */
 	mov %rcx, %r10			/* ctid */
-	mov TB_RT_STACK_TOP(%rsi), %rsi	/* the child's stack */
+	mov %rax, %rsi
 	mov $56, %eax			/* SYS_clone */
 	syscall
 	test %rax, %rax
@@ -136,14 +138,19 @@ jit_clone_thread:
 1:	cmpq $0, TB_USE_FSGSBASE(%r8)
 	je 2f
 	wrgsbase %r8
+	wrfsbase %r8
 	jmp 3f
-2:	mov $158, %eax			/* arch_prctl(ARCH_SET_GS, child) */
-	mov $0x1001, %edi
+2:	mov $SYS_arch_prctl, %eax	/* the syscalls keep r8 and r9 */
+	mov $0x1001, %edi		/* ARCH_SET_GS */
+	mov %r8, %rsi
+	syscall
+	mov $SYS_arch_prctl, %eax
+	mov $ARCH_SET_FS, %edi
 	mov %r8, %rsi
 	syscall
 3:	mov %r8, %rdi
-	call jit_child_start
+	call *%r9
 	ud2
-	.size jit_clone_thread, . - jit_clone_thread
+	.size jit_clone_onto, . - jit_clone_onto
 
 	.section .note.GNU-stack, "", @progbits

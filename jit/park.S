@@ -4,18 +4,12 @@
  * their thread blocks and stacks, with no kernel thread to run them. A thread that waits in
  * jit_wait_unlocked has all it needs in memory: park_wait saves its caller's registers on
  * its own stack and the stack pointer in its thread block, so a new kernel thread started
- * on that stack (park_revive) runs the wait again from its start, then returns to the
- * caller exactly as the original would have.
+ * on that stack (park_thread_start) runs the wait again from its start, then returns to
+ * the caller exactly as the original would have.
  *
  * void park_wait(struct thread_park *p, void (*wait)(void *), void *arg): wait(arg), then
- * the runtime's lock (called without it)
- * long park_revive(unsigned long clone_flags, struct jit_thread *t) */
+ * the runtime's lock (called without it) */
 #include "thread_block.h"
-
-#define SYS_clone 56
-#define SYS_arch_prctl 158
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
 
 	.text
 	.globl park_wait
@@ -48,40 +42,18 @@ park_resume:
 	ret
 	.size park_wait, . - park_wait
 
-/* The child runs on the parked stack (below the saved frame, where the original thread's
- * deeper calls were), points %gs and %fs at its thread block as runtime code expects,
- * lets park_revived (C) set up its kernel state, then resumes the wait. */
-	.globl park_revive
-	.type park_revive, @function
-park_revive:
-	mov %rsi, %r8			/* the child keeps its thread block in r8 */
-	mov TB_PARK+PARK_RSP(%rsi), %rsi
-	xor %edx, %edx
-	xor %r10d, %r10d
-	mov $SYS_clone, %eax
-	syscall
-	test %rax, %rax
-	jz 1f
-	ret
-1:	cmpq $0, TB_USE_FSGSBASE(%r8)
-	je 2f
-	wrgsbase %r8
-	wrfsbase %r8
-	jmp 3f
-2:	mov $SYS_arch_prctl, %eax
-	mov $ARCH_SET_GS, %edi
-	mov %r8, %rsi
-	syscall
-	mov $SYS_arch_prctl, %eax
-	mov $ARCH_SET_FS, %edi
-	mov %r8, %rsi
-	syscall
-3:	mov %r8, %rbx
-	mov %r8, %rdi
+/* A frozen thread's new kernel thread starts here (jit_clone_onto, on the parked stack
+ * pointer, with %gs and %fs at its block): park_revived (C) sets up its kernel state, then
+ * the wait goes on where park_wait saved the frame. */
+	.globl park_thread_start
+	.type park_thread_start, @function
+park_thread_start:
+	mov %rdi, %rbx
+	sub $8, %rsp			/* aligned for the call */
 	call park_revived
 	lea TB_PARK(%rbx), %rbx
 	mov PARK_RSP(%rbx), %rsp
 	jmp park_resume
-	.size park_revive, . - park_revive
+	.size park_thread_start, . - park_thread_start
 
 	.section .note.GNU-stack, "", @progbits

@@ -8,8 +8,8 @@
 #include "signals.h"
 #include "threads.h"
 
-/* park.S: a kernel thread for t (a thread of this process) that resumes its wait. */
-long park_revive(unsigned long flags, struct jit_thread *t);
+/* park.S: where a frozen thread's new kernel thread starts, to resume its wait. */
+void park_thread_start(struct jit_thread *t);
 
 /* The new kernel thread, on t's stack with %gs and %fs set, before it waits again. */
 void park_revived(struct jit_thread *t);
@@ -55,7 +55,7 @@ long jit_thaw_threads(struct jit_thread *self)
 		struct jit_thread *t = threads_at(i);
 		if (t == self || t->exited || !t->park.frozen)
 			continue;
-		long r = park_revive(flags, t);
+		long r = jit_clone_onto(flags, t, NULL, NULL, t->park.rsp, park_thread_start);
 		if (r < 0)
 			return r;
 		t->os_tid = (int32_t)r; /* known here before the thread sets it itself */

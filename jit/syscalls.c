@@ -101,6 +101,16 @@ static void child_state(struct jit_thread *c, struct jit_thread *t, unsigned lon
 	c->start_mask = jit_thread_sigmask(t);
 }
 
+/* The child side of clone_thread, on the child's runtime stack. */
+_Noreturn static void child_start(struct jit_thread *c);
+
+/* clone(2) of c, a new app thread or vfork child, on its runtime stack. */
+static long clone_thread(unsigned long flags, struct jit_thread *c, long parent_tid, long child_tid)
+{
+	return jit_clone_onto(flags, c, (int *)parent_tid, (int *)child_tid, c->rt_stack_top,
+			      child_start);
+}
+
 /* Starts thread block c (its state set) as a new kernel thread of the app: clients see it
  * start, it enters the cache at c->app_pc. The kernel's result (the child's tid). */
 static long start_thread(struct jit_thread *c, unsigned long flags, long parent_tid, long child_tid)
@@ -108,7 +118,7 @@ static long start_thread(struct jit_thread *c, unsigned long flags, long parent_
 	instrument_thread_start(c, c->app_pc);
 	c->jump_target = (uint64_t)dispatch_find_fragment(c->app_pc)->cache_pc;
 	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
-	long r = jit_clone_thread(real, c, (int *)parent_tid, (int *)child_tid);
+	long r = clone_thread(real, c, parent_tid, child_tid);
 	if (r < 0)
 		threads_exiting(c);
 	else
@@ -180,9 +190,7 @@ long jit_fork(struct jit_thread *self, unsigned long flags)
 	return r;
 }
 
-/* The child side of jit_clone_thread, on the child's runtime stack with %gs set. */
-_Noreturn void jit_child_start(struct jit_thread *c);
-void jit_child_start(struct jit_thread *c)
+static void child_start(struct jit_thread *c)
 {
 	c->os_tid = (int32_t)rt_gettid();
 	signals_init_thread(c);
@@ -222,11 +230,11 @@ static bool app_clone_vfork(struct jit_thread *t, unsigned long flags, long stac
 		return false;
 	}
 	child_state(c, t, flags, stack, tls);
-	/* Stopped for world_stop until it enters the cache (jit_child_start). */
+	/* Stopped for world_stop until it enters the cache (child_start). */
 	c->in_runtime = 1;
 	unsigned long real = flags & ~(unsigned long)CLONE_SETTLS;
 	runtime_unlock();
-	*result = jit_clone_thread(real, c, (int *)parent_tid, (int *)child_tid);
+	*result = clone_thread(real, c, parent_tid, child_tid);
 	/* The child is gone from our memory: a stop-the-world must not wait for it, and if it
 	 * was killed inside the runtime, the lock it held is free again. */
 	__atomic_store_n(&c->exited, 1, __ATOMIC_RELEASE);

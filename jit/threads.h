@@ -41,8 +41,10 @@ void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *en
 size_t threads_live(void);
 void threads_exiting(struct jit_thread *t);
 
-/* clone(2) of a new app thread (context_switch.S). */
-long jit_clone_thread(unsigned long flags, struct jit_thread *child, int *ptid, int *ctid);
+/* clone(2) of a kernel thread that runs as t, on `stack`, from start(t), which never
+ * returns (context_switch.S). */
+long jit_clone_onto(unsigned long flags, struct jit_thread *t, int *ptid, int *ctid, uint64_t stack,
+		    void (*start)(struct jit_thread *t));
 
 /* In a forked child: the other threads of the parent do not exist here (a stop of the
  * world must not wait for them, and the child is one live thread), frozen ones apart
