@@ -10,6 +10,7 @@
 #include "jit_app.h"
 #include "proc_maps.h"
 #include "rt_format.h"
+#include "rt_string.h"
 #include "rt_syscall.h"
 
 /* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>"; a
@@ -99,4 +100,29 @@ const char *jit_app_exe_path(void)
 void jit_app_set_exe_path(const char *path)
 {
 	jit_config.app_exe_path = path;
+}
+
+int proc_self_tracer(void)
+{
+	char text[1024];
+	long fd = rt_openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	long n = rt_read((int)fd, text, sizeof text - 1); /* TracerPid is among the first lines */
+	rt_close((int)fd);
+	if (n <= 0)
+		return 0;
+	text[n] = 0;
+	static const char name[] = "\nTracerPid:";
+	const char *field = text;
+	while (*field && !rt_starts_with(field, name))
+		field++;
+	if (!*field)
+		return 0;
+	int pid = 0;
+	for (field += sizeof name - 1; *field == ' ' || *field == '\t'; field++)
+		;
+	for (; *field >= '0' && *field <= '9'; field++)
+		pid = pid * 10 + (*field - '0');
+	return pid;
 }

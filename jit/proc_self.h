@@ -12,6 +12,9 @@ bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long 
  * program, not the runtime's, which the kernel would find there. */
 const char *proc_self_exec_path(const char *path);
 
+/* The pid of the process that ptraces this one (/proc/self/status TracerPid), 0: none. */
+int proc_self_tracer(void);
+
 /* openat of this process's cmdline, auxv, exe, or (read-only) maps or smaps: fills
  * *result (fd or -errno), true. */
 bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *result);

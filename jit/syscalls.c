@@ -374,11 +374,27 @@ void jit_set_exec_knobs(char *const *knobs)
 	exec_knobs = knobs;
 }
 
+/* A traced process (PTRACE_TRACEME, or attached before its exec) runs its next program
+ * natively: its tracer would see the runtime's state, not the program's. */
+static bool exec_natively_for_tracer(const char *path)
+{
+	int tracer = proc_self_tracer();
+	if (!tracer)
+		return false;
+	char name[256];
+	if (!app_copy_string(name, (uint64_t)path, sizeof name))
+		rt_strlcpy(name, "?", sizeof name);
+	jit_message("warning: process %d is traced by process %d (ptrace): %s runs natively, "
+		    "not followed",
+		    (int)rt_getpid(), tracer, name);
+	return true;
+}
+
 static long app_execve(struct jit_thread *t, const char *path, char *const *argv, char *const *envp)
 {
 	path = proc_self_exec_path(path);
 	long check = exec_precheck(path);
-	if (!jit_config.follow_execv) {
+	if (!jit_config.follow_execv || (check == 0 && exec_natively_for_tracer(path))) {
 		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
 		if (check == 0 || check == -ENOEXEC)
 			instrument_before_exec(t);
