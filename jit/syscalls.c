@@ -245,14 +245,47 @@ static bool app_clone_vfork(struct jit_thread *t, unsigned long flags, long stac
 	return true;
 }
 
+/* clone(CLONE_VM) without CLONE_THREAD or CLONE_VFORK: another process in our memory (old
+ * thread libraries, some spawn helpers), run as a vfork child is (its own block, the
+ * clients' inline code but no hooks, its own copy of the app's signal actions unless it
+ * shares them by CLONE_SIGHAND) except that its parent goes on: its block goes once its
+ * process has ended (thread_create_vfork_child). A recorder cannot have it write into a
+ * region's memory unrecorded. */
+static long app_clone_shared_memory(struct jit_thread *t, unsigned long flags, long stack,
+				    long parent_tid, long child_tid, long tls)
+{
+	if (t->vfork_child)
+		jit_fatal("a process sharing its parent's memory (clone CLONE_VM) creates another "
+			  "one: not supported");
+	if (!instrument_vfork_shares_memory())
+		jit_fatal("clone with CLONE_VM and without CLONE_THREAD or CLONE_VFORK (a process "
+			  "sharing this one's memory) cannot be recorded inside a region: end the "
+			  "region before it (-control), or run with -log 0");
+	struct jit_thread *c = thread_create_vfork_child(t);
+	if (!c)
+		return -EAGAIN;
+	c->parent_goes_on = 1;
+	if (!(flags & CLONE_SIGHAND) && !signals_own_copy(c, t)) {
+		thread_release_vfork_child(c);
+		return -ENOMEM;
+	}
+	child_state(c, t, flags, stack, tls);
+	c->in_runtime = 1; /* stopped for world_stop until it enters the cache */
+	long r = clone_thread(flags & ~(unsigned long)CLONE_SETTLS, c, parent_tid, child_tid);
+	if (r < 0)
+		thread_release_vfork_child(c);
+	else
+		c->os_tid = (int32_t)r;
+	return r;
+}
+
 static long app_clone(struct jit_thread *t, unsigned long flags, long stack, long parent_tid,
 		      long child_tid, long tls)
 {
 	if ((flags & CLONE_THREAD) && (flags & CLONE_VM))
 		return app_clone_thread(t, flags, stack, parent_tid, child_tid, tls);
 	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
-		jit_fatal("clone with CLONE_VM and without CLONE_THREAD or CLONE_VFORK is not "
-			  "supported yet");
+		return app_clone_shared_memory(t, flags, stack, parent_tid, child_tid, tls);
 	long r;
 	if ((flags & CLONE_VM) && app_clone_vfork(t, flags, stack, parent_tid, child_tid, tls, &r))
 		return r;

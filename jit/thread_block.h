@@ -110,6 +110,9 @@ struct jit_thread {
 	/* A clone(CLONE_VM|CLONE_VFORK) child (vfork, posix_spawn) running in its parent's
 	 * memory until it execs or exits: not a thread of the process (threads.c). */
 	int vfork_child;
+	/* A vfork child whose parent goes on (clone CLONE_VM without CLONE_VFORK or
+	 * CLONE_THREAD): its block goes once its process has ended (threads.c). */
+	int parent_goes_on;
 	struct app_signal_state *own_signals; /* a vfork child's own signal actions */
 	void *exec_argv;		      /* a vfork child's execve arguments, to free */
 	/* The syscall the thread has handed to the kernel (or whose return waits for the

@@ -3,10 +3,13 @@
 #include <asm/prctl.h>
 #include <cpuid.h>
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "instrument.h"
+#include "rt_alloc.h"
 #include "rt_syscall.h"
 #include "signals.h"
 
@@ -127,6 +130,16 @@ void jit_number_next_thread(uint32_t number)
 	next_number = number;
 }
 
+bool thread_process_ended(const struct jit_thread *t)
+{
+	if (rt_syscall2(SYS_kill, t->os_tid, 0) == -ESRCH)
+		return true;
+	siginfo_t info = {0};
+	return rt_syscall6(SYS_waitid, P_PID, t->os_tid, (long)&info,
+			   WEXITED | WNOHANG | WNOWAIT | __WALL, 0, 0) == 0 &&
+	       info.si_pid == t->os_tid;
+}
+
 /* vfork children are kept apart from the threads: they take no thread number, do not count
  * as live threads of the process and are never reported; only stopping the world and
  * flushing must see them, since they run code from the shared cache. Changed and walked
@@ -134,6 +147,11 @@ void jit_number_next_thread(uint32_t number)
 struct jit_thread *thread_create_vfork_child(const struct jit_thread *parent)
 {
 	for (size_t i = 0; i < MAX_VFORK_CHILDREN; i++) {
+		struct jit_thread *old = vfork_children[i];
+		if (old && old->parent_goes_on && thread_process_ended(old)) {
+			rt_free(old->exec_argv);
+			thread_release_vfork_child(old);
+		}
 		if (vfork_children[i])
 			continue;
 		struct jit_thread *t = block_new();

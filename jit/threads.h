@@ -25,6 +25,9 @@ struct jit_thread *thread_create(void);
  * when none is free. Released by the parent once the child exec'd or exited. */
 struct jit_thread *thread_create_vfork_child(const struct jit_thread *parent);
 void thread_release_vfork_child(struct jit_thread *t);
+/* Whether the process of vfork child t (one whose parent goes on) has ended: gone, or a
+ * zombie waiting for its parent. */
+bool thread_process_ended(const struct jit_thread *t);
 /* The vfork children running in this address space: slots, NULL when free. */
 size_t threads_vfork_slots(void);
 struct jit_thread *threads_vfork_child_at(size_t slot);

@@ -13,7 +13,8 @@ static uint64_t stops;
 static bool stopped(const struct jit_thread *t)
 {
 	return __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE) ||
-	       __atomic_load_n(&t->in_runtime, __ATOMIC_SEQ_CST);
+	       __atomic_load_n(&t->in_runtime, __ATOMIC_SEQ_CST) ||
+	       (t->parent_goes_on && thread_process_ended(t)); /* killed in the cache */
 }
 
 static void wait_stopped(const struct jit_thread *t, const struct jit_thread *self)
