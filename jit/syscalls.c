@@ -249,8 +249,9 @@ static bool app_clone_vfork(struct jit_thread *t, unsigned long flags, long stac
  * thread libraries, some spawn helpers), run as a vfork child is (its own block, the
  * clients' inline code but no hooks, its own copy of the app's signal actions unless it
  * shares them by CLONE_SIGHAND) except that its parent goes on: its block goes once its
- * process has ended (thread_create_vfork_child). A recorder cannot have it write into a
- * region's memory unrecorded. */
+ * process has ended (thread_create_vfork_child). Clients must agree as for a vfork child
+ * (a recorder cannot have it write into a region's memory unrecorded); a copy instead, as
+ * a vfork child gets then, would break what the app shares with it. */
 static long app_clone_shared_memory(struct jit_thread *t, unsigned long flags, long stack,
 				    long parent_tid, long child_tid, long tls)
 {
@@ -259,8 +260,9 @@ static long app_clone_shared_memory(struct jit_thread *t, unsigned long flags, l
 			  "one: not supported");
 	if (!instrument_vfork_shares_memory())
 		jit_fatal("clone with CLONE_VM and without CLONE_THREAD or CLONE_VFORK (a process "
-			  "sharing this one's memory) cannot be recorded inside a region: end the "
-			  "region before it (-control), or run with -log 0");
+			  "sharing this one's memory) cannot run under what watches this run (a "
+			  "recorded region, controller alarms, -mix or -footprint): run it outside "
+			  "the region, or with -log 0 and no such tool");
 	struct jit_thread *c = thread_create_vfork_child(t);
 	if (!c)
 		return -EAGAIN;
