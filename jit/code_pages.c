@@ -8,6 +8,7 @@
 #include "rt_syscall.h"
 #include "runtime_lock.h"
 #include "thread_block.h"
+#include "threads.h"
 
 enum { PAGE = 4096, SLOTS = 4096 };
 
@@ -80,7 +81,7 @@ void code_pages_translated(uint64_t start, uint64_t end)
  * when it was taken here (to release with unlock_after_fault). */
 static bool lock_for_fault(struct jit_thread **t)
 {
-	__asm__ volatile("mov %%gs:0, %0" : "=r"(*t));
+	*t = thread_current();
 	bool locked = !runtime_lock_held();
 	if (locked)
 		runtime_lock_from_handler(*t);

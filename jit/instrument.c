@@ -310,10 +310,8 @@ void jit_request_safe_point(struct jit_thread *t)
 
 void jit_wait_unlocked(void (*wait)(void *arg), void *arg)
 {
-	struct jit_thread *self;
-	__asm__ volatile("mov %%gs:0, %0" : "=r"(self));
 	runtime_unlock();
-	park_wait(&self->park, wait, arg);
+	park_wait(&thread_current()->park, wait, arg);
 }
 
 bool jit_thread_in_syscall(const struct jit_thread *t, long *nr)

@@ -135,16 +135,9 @@ static inline void clear_alignment_check(void)
 	__asm__ volatile("pushfq; andq $~0x40000, (%%rsp); popfq" ::: "memory", "cc");
 }
 
-static struct jit_thread *current_thread(void)
-{
-	struct jit_thread *t;
-	__asm__ volatile("mov %%gs:0, %0" : "=r"(t));
-	return t;
-}
-
 void signals_die_by(int sig, enum jit_death_place where)
 {
-	instrument_app_dies(current_thread(), sig, where);
+	instrument_app_dies(thread_current(), sig, where);
 	struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
 	kernel_sigaction(sig, &dfl, NULL);
 	uint64_t unblock = bit(sig);
@@ -362,7 +355,7 @@ static void on_deadly_default(int sig, siginfo_t *info, void *ctx);
  * it is delivered like any signal from outside, or ignored, or kills by its default. */
 static void on_sent_fault_signal(int sig, siginfo_t *info, void *ctx)
 {
-	struct jit_thread *t = current_thread();
+	struct jit_thread *t = thread_current();
 	if (app_state(t)->actions[sig].handler == (uint64_t)SIG_IGN)
 		return;
 	if (app_has_handler(t, sig) || (current_mask(t) & bit(sig)))
@@ -393,7 +386,7 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 			jit_fatal("internal fault: signal %d in the code cache at 0x%lx, outside "
 				  "any app instruction's translation (address 0x%lx)",
 				  sig, pc, addr);
-		struct jit_thread *t = current_thread();
+		struct jit_thread *t = thread_current();
 		if (defer_fault(t, sig, info, uc))
 			return;
 		/* a fault the app blocks is fatal, as the kernel forces it */
@@ -426,7 +419,7 @@ static void kick(struct jit_thread *t, uint64_t pc)
 static void on_async(int sig, siginfo_t *info, void *ctx)
 {
 	clear_alignment_check();
-	struct jit_thread *t = current_thread();
+	struct jit_thread *t = thread_current();
 	if (!t->signals)
 		return;
 	t->signals->info[sig] = *info;
@@ -468,7 +461,7 @@ static bool kills_by_default(int sig)
 static void on_deadly_default(int sig, siginfo_t *info, void *ctx)
 {
 	(void)info;
-	struct jit_thread *t = current_thread();
+	struct jit_thread *t = thread_current();
 	long nr;
 	signals_die_by(sig, jit_thread_in_syscall(t, &nr) ? JIT_DEATH_IN_SYSCALL
 							  : interrupted_place(t, ctx));

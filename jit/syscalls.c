@@ -240,7 +240,6 @@ static bool app_clone_vfork(struct jit_thread *t, unsigned long flags, long stac
 	__atomic_store_n(&c->exited, 1, __ATOMIC_RELEASE);
 	runtime_lock_forget(*result);
 	runtime_lock();
-	rt_free(c->exec_argv); /* its execve succeeded: the arguments stayed in our heap */
 	thread_release_vfork_child(c);
 	return true;
 }

@@ -90,7 +90,7 @@ struct jit_thread {
 	uint64_t scratch_rep;
 	uint64_t ibl_hits;
 	uint64_t client_slots[TB_CLIENT_SLOT_COUNT];
-	/* Runtime-only fields (not reached from generated code, but park by park.S). */
+	/* Runtime-only fields (not reached from generated code; park.S reads park). */
 	struct thread_park park;
 	uint64_t app_pc; /* app pc the thread will run next, when in the runtime */
 	/* The callouts that ran at ran_pc in its current execution (see run_callout). */

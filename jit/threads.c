@@ -148,10 +148,8 @@ struct jit_thread *thread_create_vfork_child(const struct jit_thread *parent)
 {
 	for (size_t i = 0; i < MAX_VFORK_CHILDREN; i++) {
 		struct jit_thread *old = vfork_children[i];
-		if (old && old->parent_goes_on && thread_process_ended(old)) {
-			rt_free(old->exec_argv);
+		if (old && old->parent_goes_on && thread_process_ended(old))
 			thread_release_vfork_child(old);
-		}
 		if (vfork_children[i])
 			continue;
 		struct jit_thread *t = block_new();
@@ -170,6 +168,7 @@ void thread_release_vfork_child(struct jit_thread *t)
 	for (size_t i = 0; i < MAX_VFORK_CHILDREN; i++)
 		if (vfork_children[i] == t)
 			__atomic_store_n(&vfork_children[i], NULL, __ATOMIC_RELEASE);
+	rt_free(t->exec_argv); /* its execve succeeded: the arguments stayed in our heap */
 	signals_release_thread(t);
 	rt_munmap(t->rt_stack_base, RT_STACK_SIZE);
 	rt_munmap(t, TB_MAPPING_SIZE);

@@ -22,7 +22,8 @@ struct jit_thread *thread_create(void);
 
 /* A thread block for a clone(CLONE_VM|CLONE_VFORK) child of parent, which is no thread of
  * this process: no thread number of its own, not among threads_count/threads_live. NULL
- * when none is free. Released by the parent once the child exec'd or exited. */
+ * when none is free. Released (with the arguments of its execve) by the parent once the
+ * child exec'd or exited, or once its process ended when its parent went on. */
 struct jit_thread *thread_create_vfork_child(const struct jit_thread *parent);
 void thread_release_vfork_child(struct jit_thread *t);
 /* Whether the process of vfork child t (one whose parent goes on) has ended: gone, or a
@@ -34,6 +35,14 @@ struct jit_thread *threads_vfork_child_at(size_t slot);
 
 /* Points %gs at t for the calling thread. */
 int thread_install_gs(struct jit_thread *t);
+
+/* The calling thread's block (its %gs), from runtime code running on an app thread. */
+static inline struct jit_thread *thread_current(void)
+{
+	struct jit_thread *t;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(t));
+	return t;
+}
 
 /* Clears t's indirect-branch table (after a flush). */
 void thread_clear_ibl(struct jit_thread *t);
