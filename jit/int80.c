@@ -1,6 +1,7 @@
 #include "int80.h"
 
 #include <errno.h>
+#include <linux/audit.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -38,23 +39,29 @@ static long x86_64_twin(uint64_t i386)
 
 void int80_dispatch(struct jit_thread *t)
 {
-	/* The kernel takes eax only: the upper half of rax does not matter. */
-	long nr = x86_64_twin((uint32_t)t->gpr[JIT_GPR_RAX]);
-	if (nr < 0) {
-		t->gpr[JIT_GPR_RAX] = (uint64_t)-ENOSYS;
-		return;
-	}
-	uint64_t saved[16];
-	memcpy(saved, t->gpr, sizeof saved);
 	static const int from[6] = {JIT_GPR_RBX, JIT_GPR_RCX, JIT_GPR_RDX,
 				    JIT_GPR_RSI, JIT_GPR_RDI, JIT_GPR_RBP};
 	static const int to[6] = {JIT_GPR_RDI, JIT_GPR_RSI, JIT_GPR_RDX,
 				  JIT_GPR_R10, JIT_GPR_R8,  JIT_GPR_R9};
+	uint64_t args[6];
 	for (int i = 0; i < 6; i++)
-		t->gpr[to[i]] = (uint32_t)saved[from[i]];
+		args[i] = (uint32_t)t->gpr[from[i]];
+	/* The kernel takes eax only: the upper half of rax does not matter. */
+	uint32_t i386 = (uint32_t)t->gpr[JIT_GPR_RAX];
+	struct seccomp_verdict v = seccomp_judge(t, AUDIT_ARCH_I386, i386, args, t->app_pc);
+	long nr = x86_64_twin(i386);
+	if (nr < 0) {
+		long r = v.outcome == SECCOMP_RUNS ? -ENOSYS : syscall_refused(t, &v);
+		t->gpr[JIT_GPR_RAX] = (uint64_t)r;
+		return;
+	}
+	uint64_t saved[16];
+	memcpy(saved, t->gpr, sizeof saved);
+	for (int i = 0; i < 6; i++)
+		t->gpr[to[i]] = args[i];
 	t->gpr[JIT_GPR_RAX] = (uint64_t)nr;
 	uint64_t after = t->app_pc;
-	syscall_dispatch(t);
+	syscall_dispatch_judged(t, &v);
 	uint64_t result = t->gpr[JIT_GPR_RAX];
 	memcpy(t->gpr, saved, sizeof saved);
 	/* A restart (back on the instruction) keeps the i386 number in eax. */

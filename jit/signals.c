@@ -216,6 +216,15 @@ void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
 	signals_die_by(sig, JIT_DEATH_AT_INSN);
 }
 
+void signals_force(struct jit_thread *t, const siginfo_t *info)
+{
+	int sig = info->si_signo;
+	if (!t->signals || !app_has_handler(t, sig) || (current_mask(t) & bit(sig)))
+		signals_die_by(sig, JIT_DEATH_IN_SYSCALL);
+	t->signals->info[sig] = *info;
+	__atomic_or_fetch(&t->signals->set, bit(sig), __ATOMIC_RELEASE);
+}
+
 /* The app state at a fault in the cache: registers from the kernel's context, the app pc
  * of the instruction, %rcx from its slot inside a rewritten instruction. */
 static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc)

@@ -12,6 +12,7 @@
 #ifndef JIT_SIGNALS_H
 #define JIT_SIGNALS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -76,6 +77,12 @@ bool signals_restart_syscall(const struct jit_thread *t, long nr);
 /* The app raised a synchronous fault at pc (e.g. jumped to unmapped memory): returns with t
  * pointed at the app's handler, or ends the process by the signal. */
 void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc);
+
+/* A signal the kernel forces on t as its syscall returns (seccomp's SIGSYS, info its
+ * siginfo): delivered before the thread's next instruction when the app handles it and does
+ * not block it; otherwise the process dies of it, as the kernel then resets it to its
+ * default action. */
+void signals_force(struct jit_thread *t, const siginfo_t *info);
 
 /* A fault the signal handler left for the dispatcher (EXIT_FAULT, when clients filter
  * signals): its pc, and taking it there: the clients' filter, then the app's handler or its

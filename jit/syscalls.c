@@ -4,9 +4,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/audit.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "app_copy.h"
 #include "app_memory.h"
@@ -26,6 +29,7 @@
 #include "rt_syscall.h"
 #include "runtime_fds.h"
 #include "runtime_lock.h"
+#include "seccomp.h"
 #include "signals.h"
 #include "threads.h"
 #include "translate.h"
@@ -96,6 +100,7 @@ static void child_state(struct jit_thread *c, struct jit_thread *t, unsigned lon
 	memcpy(c->xsave_area, t->xsave_area, sizeof c->xsave_area);
 	c->app_pc = t->app_pc;
 	c->parent = t;
+	seccomp_inherit(c, t);
 	/* Read now: once the clone returns, the parent may change its mask (pthread_create
 	 * blocks every signal around the clone and then unblocks them) before the child runs. */
 	c->start_mask = jit_thread_sigmask(t);
@@ -350,12 +355,15 @@ static long app_vector_length(char *const *v)
 }
 
 /* The runtime lock is free during the exec: a vfork child shares it with its parent, which
- * must find it free once the exec succeeded. */
-static long exec_unlocked(struct jit_thread *t, long nr, const long a[5])
+ * must find it free once the exec succeeded. A native exec takes the app's seccomp filters
+ * to the kernel (the runtime makes no other call after them). */
+static long exec_unlocked(struct jit_thread *t, long nr, const long a[5], bool native)
 {
 	runtime_unlock();
 	runtime_fds_before_exec();
 	signals_before_exec(t);
+	if (native)
+		seccomp_give_to_kernel(t);
 	long r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], 0);
 	signals_after_failed_exec(t);
 	runtime_fds_after_failed_exec();
@@ -364,9 +372,10 @@ static long exec_unlocked(struct jit_thread *t, long nr, const long a[5])
 }
 
 static long execve_unlocked(struct jit_thread *t, const char *path, char *const *argv,
-			    char *const *envp)
+			    char *const *envp, bool native)
 {
-	return exec_unlocked(t, SYS_execve, (const long[5]){(long)path, (long)argv, (long)envp});
+	return exec_unlocked(t, SYS_execve, (const long[5]){(long)path, (long)argv, (long)envp},
+			     native);
 }
 
 /* ppoll, epoll_pwait, epoll_pwait2 (mask at a[i], its size at a[i + 1]); pselect6's a[5]
@@ -432,7 +441,7 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
 		if (check == 0 || check == -ENOEXEC)
 			instrument_before_exec(t);
-		return execve_unlocked(t, path, argv, envp);
+		return execve_unlocked(t, path, argv, envp, true);
 	}
 	long args = app_vector_length(argv);
 	if (check == 0 && args < 0)
@@ -442,15 +451,24 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	size_t prefix = count_strings(jit_config.reexec_argv);
 	char *const *extra = t->vfork_child ? NULL : exec_knobs;
 	size_t nextra = count_strings(extra);
-	char **nargv = rt_calloc(prefix + nextra + (size_t)args + 5, sizeof *nargv);
-	if (!nargv)
-		return -ENOMEM;
+	char **nargv = rt_calloc(prefix + nextra + (size_t)args + 7, sizeof *nargv);
+	int filters = seccomp_exec_handoff(t);
+	if (!nargv || filters < 0) {
+		rt_free(nargv);
+		return filters < 0 ? filters : -ENOMEM;
+	}
 	instrument_before_exec(t);
 	size_t k = 0;
 	for (size_t i = 0; i < prefix; i++)
 		nargv[k++] = jit_config.reexec_argv[i];
 	for (size_t i = 0; i < nextra; i++)
 		nargv[k++] = extra[i];
+	char filters_fd[16];
+	if (filters) {
+		rt_format(filters_fd, sizeof filters_fd, "%d", filters);
+		nargv[k++] = "-jit:seccomp_fd";
+		nargv[k++] = filters_fd;
+	}
 	if (args > 0) {
 		nargv[k++] = "-jit:argv0";
 		nargv[k++] = argv[0];
@@ -460,9 +478,10 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	for (long i = 1; i < args; i++)
 		nargv[k++] = argv[i];
 	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
-	long r = execve_unlocked(t, nargv[0], nargv, envp);
+	long r = execve_unlocked(t, nargv[0], nargv, envp, false);
 	t->exec_argv = NULL;
 	rt_free(nargv);
+	seccomp_exec_failed(filters);
 	return r;
 }
 
@@ -515,6 +534,15 @@ static long app_execveat(struct jit_thread *t, const long a[6])
 	return r < 0 ? r : app_execve(t, target, (char *const *)a[2], (char *const *)a[3]);
 }
 
+/* One thread of several ends (the kernel clears and wakes its CHILD_CLEARTID word). */
+static _Noreturn void thread_leaves(struct jit_thread *t, long status)
+{
+	threads_exiting(t);
+	runtime_unlock();
+	rt_syscall1(SYS_exit, status);
+	__builtin_unreachable();
+}
+
 static long dispatch(struct jit_thread *t, long nr, const long a[6])
 {
 	long r;
@@ -539,12 +567,8 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		}
 		if (nr == SYS_exit_group)
 			jit_process_exit((int)a[0]);
-		if (threads_live() > 1) {
-			threads_exiting(t);
-			runtime_unlock();
-			rt_syscall1(SYS_exit,
-				    a[0]); /* the kernel clears and wakes CHILD_CLEARTID */
-		}
+		if (threads_live() > 1)
+			thread_leaves(t, a[0]);
 		jit_process_exit((int)a[0]);
 	case SYS_rt_sigaction:
 		return signals_app_sigaction(t, (int)a[0], (uint64_t)a[1], (uint64_t)a[2],
@@ -572,6 +596,21 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		return 0; /* not a result: syscall_dispatch leaves the restored registers */
 	case SYS_clone3:
 		return -ENOSYS; /* glibc falls back to clone, which we handle */
+	case SYS_seccomp:
+		if (a[0] == SECCOMP_SET_MODE_STRICT || a[0] == SECCOMP_SET_MODE_FILTER)
+			return seccomp_set_mode(t, (unsigned long)a[0], (unsigned long)a[1],
+						(uint64_t)a[2]);
+		break; /* the queries reach the kernel */
+	case SYS_prctl:
+		if (a[0] == PR_GET_SECCOMP)
+			return seccomp_mode(t);
+		if (a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_STRICT)
+			return seccomp_set_mode(t, SECCOMP_SET_MODE_STRICT, 0, 0);
+		if (a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_FILTER)
+			return seccomp_set_mode(t, SECCOMP_SET_MODE_FILTER, 0, (uint64_t)a[2]);
+		if (a[0] == PR_SET_SECCOMP)
+			return -EINVAL;
+		break;
 	case SYS_rseq:
 		/* The kernel would write the CPU number into the app's memory at any moment,
 		 * and restart critical sections at app addresses the thread never runs from (it
@@ -589,7 +628,7 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 		if (jit_config.follow_execv)
 			return app_execveat(t, a);
 		instrument_before_exec(t);
-		return exec_unlocked(t, nr, a);
+		return exec_unlocked(t, nr, a, true);
 	case SYS_getdents:
 	case SYS_getdents64:
 		runtime_unlock();
@@ -624,14 +663,67 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	return runtime_fds_result(nr, a, r);
 }
 
+long syscall_refused(struct jit_thread *t, const struct seccomp_verdict *v)
+{
+	switch (v->outcome) {
+	case SECCOMP_TRAPS:
+		signals_force(t, &v->info);
+		return v->result;
+	case SECCOMP_KILLS_THREAD:
+		if (!t->vfork_child && threads_live() > 1)
+			thread_leaves(t, 0);
+		signals_die_by(v->sig, JIT_DEATH_IN_SYSCALL); /* the last thread: the process */
+	case SECCOMP_KILLS_PROCESS:
+		signals_die_by(v->sig, JIT_DEATH_IN_SYSCALL);
+	default:
+		return v->result;
+	}
+}
+
+/* A syscall the app's filters refuse never starts: clients see its result only (a replay
+ * injects it and runs no filter), or the exit of a thread it kills while others go on. */
+static long refused_for_clients(struct jit_thread *t, long nr, const long args[6],
+				const struct seccomp_verdict *v)
+{
+	t->syscall_in_progress = nr;
+	if (v->outcome == SECCOMP_KILLS_THREAD && !t->vfork_child && threads_live() > 1) {
+		const long exit_args[6] = {0};
+		instrument_syscall_pre(t, SYS_exit, exit_args);
+		thread_leaves(t, 0);
+	}
+	long result = syscall_refused(t, v);
+	if (nr != SYS_rt_sigreturn)
+		instrument_syscall_post(t, nr, args, result);
+	t->syscall_in_progress = -1;
+	return result;
+}
+
+static void syscall_args(const struct jit_thread *t, long args[6])
+{
+	static const int regs[6] = {JIT_GPR_RDI, JIT_GPR_RSI, JIT_GPR_RDX,
+				    JIT_GPR_R10, JIT_GPR_R8,  JIT_GPR_R9};
+	for (int i = 0; i < 6; i++)
+		args[i] = (long)t->gpr[regs[i]];
+}
+
 void syscall_dispatch(struct jit_thread *t)
 {
+	long args[6];
+	syscall_args(t, args);
+	struct seccomp_verdict v = seccomp_judge(t, AUDIT_ARCH_X86_64, t->gpr[JIT_GPR_RAX],
+						 (const uint64_t *)args, t->app_pc);
+	syscall_dispatch_judged(t, &v);
+}
+
+void syscall_dispatch_judged(struct jit_thread *t, const struct seccomp_verdict *v)
+{
 	long nr = (long)t->gpr[JIT_GPR_RAX];
-	const long args[6] = {(long)t->gpr[JIT_GPR_RDI], (long)t->gpr[JIT_GPR_RSI],
-			      (long)t->gpr[JIT_GPR_RDX], (long)t->gpr[JIT_GPR_R10],
-			      (long)t->gpr[JIT_GPR_R8],	 (long)t->gpr[JIT_GPR_R9]};
+	long args[6];
+	syscall_args(t, args);
 	long result;
-	if (nr != SYS_rt_sigreturn && instrument_syscall_pre(t, nr, args)) {
+	if (v->outcome != SECCOMP_RUNS) {
+		result = refused_for_clients(t, nr, args, v);
+	} else if (nr != SYS_rt_sigreturn && instrument_syscall_pre(t, nr, args)) {
 		result = (long)t->gpr[JIT_GPR_RAX];
 	} else {
 		t->syscall_in_progress = nr;

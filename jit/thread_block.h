@@ -125,7 +125,9 @@ struct jit_thread {
 	uint32_t callout_remaining;
 	/* A callout asked for the rest of its block from a fresh translation. */
 	bool restart_block;
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 168 - sizeof(struct thread_park)];
+	bool seccomp_strict;		/* the app's seccomp strict mode (seccomp.h) */
+	struct seccomp_filter *seccomp; /* the app's filters on this thread, newest first */
+	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 176 - sizeof(struct thread_park)];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

@@ -11,6 +11,7 @@
 #include "instrument.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
+#include "seccomp.h"
 #include "signals.h"
 
 #ifndef HWCAP2_FSGSBASE
@@ -76,6 +77,7 @@ static void reclaim_exited(void)
 		rt_munmap(t->rt_stack_base, RT_STACK_SIZE);
 		rt_munmap((char *)t + TB_KEPT_AFTER_EXIT, TB_MAPPING_SIZE - TB_KEPT_AFTER_EXIT);
 		signals_release_thread(t);
+		seccomp_release_thread(t);
 	}
 }
 
@@ -170,6 +172,7 @@ void thread_release_vfork_child(struct jit_thread *t)
 			__atomic_store_n(&vfork_children[i], NULL, __ATOMIC_RELEASE);
 	rt_free(t->exec_argv); /* its execve succeeded: the arguments stayed in our heap */
 	signals_release_thread(t);
+	seccomp_release_thread(t);
 	rt_munmap(t->rt_stack_base, RT_STACK_SIZE);
 	rt_munmap(t, TB_MAPPING_SIZE);
 }

@@ -19,6 +19,7 @@ struct logger_knobs {
 	bool follow_execv;	 /* -follow_execv 0|1 (default 1) */
 	bool pinplay_control;	 /* -pinplay-control 0|1: tools follow the recorded regions */
 	const char *argv0;	 /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
+	uint64_t seccomp_fd; /* -jit:seccomp_fd FD: the app's seccomp filters (following exec) */
 	/* Set when following exec: the process the user started (its pinballs are B.k, those
 	 * of every other process B.pid<PID>.k), and this image's first region number. */
 	uint64_t root_pid;

@@ -19,8 +19,9 @@
 extern char **environ;
 
 /* The driver's path and knobs, for re-executing itself when the app calls execve. The
- * knobs about one image (-jit:argv0, -log:first_region) are left out: the runtime gives
- * the next image its own. The first process names itself as the root of every later one. */
+ * knobs about one image (-jit:argv0, -jit:seccomp_fd, -log:first_region) are left out: the
+ * runtime gives the next image its own. The first process names itself as the root of every later
+ * one. */
 static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
 {
 	char **v = calloc((size_t)k->knob_end + 5, sizeof *v);
@@ -29,7 +30,8 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 	int n = 0;
 	v[n++] = (char *)self;
 	for (int i = 1; i < k->knob_end; i++) {
-		if (!strcmp(argv[i], "-jit:argv0") || !strcmp(argv[i], "-log:first_region")) {
+		if (!strcmp(argv[i], "-jit:argv0") || !strcmp(argv[i], "-jit:seccomp_fd") ||
+		    !strcmp(argv[i], "-log:first_region")) {
 			i++;
 			continue;
 		}
@@ -164,6 +166,7 @@ int main(int argc, char **argv)
 	    .stress_stop_ms = (unsigned)k.stress_stop_ms,
 	    .follow_execv = k.follow_execv,
 	    .argv0 = k.argv0,
+	    .seccomp_fd = (int)k.seccomp_fd,
 	    .reexec_argv = reexec_prefix(argv, &k, self),
 	};
 	return jit_run(&o, argv[k.program_index], argv + k.program_index, environ);

@@ -16,6 +16,7 @@ struct jit_run_options {
 	bool follow_execv;	  /* -follow_execv */
 	const char *argv0;	  /* what the app sees as argv[0]; NULL: the program as given */
 	char *const *reexec_argv; /* driver path and knobs, NULL-terminated, to follow execve */
+	int seccomp_fd;		  /* the app's seccomp filters, from the image before (0: none) */
 };
 
 /* A descriptor of the runtime's own (the pinball writer's files, the controller's log)

@@ -19,6 +19,7 @@
 #include "../dispatcher.h"
 #include "../messages.h"
 #include "../runtime_lock.h"
+#include "../seccomp.h"
 #include "../signals.h"
 #include "../threads.h"
 #include "../translate.h"
@@ -163,6 +164,13 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	struct jit_thread *t = start_runtime(o);
 	if (!t)
 		return 1;
+	const char *why;
+	if (o->seccomp_fd && !seccomp_adopt(t, o->seccomp_fd, &why)) {
+		jit_message("error: the seccomp filters of the process before its execve are lost "
+			    "(%s)",
+			    why);
+		return 1;
+	}
 	char *exe_path = realpath(prog.elf_path, NULL);
 	jit_config.app_exe_path = exe_path ? exe_path : prog.elf_path;
 	jit_config.app_auxv = stack.auxv;

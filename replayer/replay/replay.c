@@ -1,5 +1,6 @@
 #include "replay.h"
 
+#include <errno.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
 #include <string.h>
@@ -131,6 +132,14 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 	char what[64];
 	rt_format(what, sizeof what, "the replay made syscall %s", name_of(nr));
 	const struct replay_event *e = expect_event(th, icount, PINBALL_EV_SYSCALL, what);
+	if ((long)e->nr == SYS_exit && nr != SYS_exit && th->next == rt->nevents) {
+		/* The thread died on entering this syscall (a seccomp filter killed it while
+		 * other threads went on): recorded as its exit, with the kernel's writes. */
+		replay_inject_syscall(t, th, icount, SYS_exit, a, e);
+		th->exited = true;
+		replay_thread_finish(t, th, icount, true);
+		replay_thread_park();
+	}
 	if ((long)e->nr != nr)
 		diverged(th, icount, "the replay made syscall %s, the recording %s", name_of(nr),
 			 name_of((long)e->nr));
@@ -157,8 +166,13 @@ static bool syscall_pre(struct jit_thread *t, long nr, const long a[6], void *ar
 		replay_thread_slice_done(th, icount);
 		return true;
 	}
-	if (syscall_replay_kind(nr, a) == SYSCALL_REPLAY_RUNTIME)
-		return false; /* the runtime emulates it from the app's state, as it did */
+	/* The runtime emulates it from the app's state, as it did; except where it failed
+	 * without an effect (EFAULT may come after the effect): an app's seccomp filter may
+	 * have refused it, and a replay runs no filter. */
+	bool failed_before_effect = e->result < 0 && e->result >= -4095 && e->result != -EFAULT &&
+				    e->result != -JIT_ERESTARTSYS;
+	if (syscall_replay_kind(nr, a) == SYSCALL_REPLAY_RUNTIME && !failed_before_effect)
+		return false;
 	if (e->result == -JIT_ERESTARTSYS) {
 		/* interrupted by a signal and restarted: back to the syscall instruction */
 		struct jit_regs regs;
