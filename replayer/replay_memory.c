@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 
 #include "jit_app.h"
+#include "shared_files.h"
 
 enum { PAGE = 4096 };
 #define USER_END 0x800000000000ull
@@ -26,11 +27,14 @@ static bool hold(struct replay_input *in, uint64_t start, uint64_t end, uint32_t
 	return true;
 }
 
-/* mmap at exactly addr, never over anything: 0, 3 when something of ours is there. */
-static int map_fixed(uint64_t addr, uint64_t len, int prot, int extra, char *err, size_t errlen)
+/* mmap at exactly addr, never over anything: anonymous, or a view of memory file fd at off
+ * when fd >= 0. 0, 3 when something of ours is there. */
+static int map_fixed(uint64_t addr, uint64_t len, int prot, int extra, int fd, uint64_t off,
+		     char *err, size_t errlen)
 {
-	void *at = mmap((void *)addr, len, prot,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | extra, -1, 0);
+	int type = fd >= 0 ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS;
+	void *at = mmap((void *)addr, len, prot, type | MAP_FIXED_NOREPLACE | extra, fd,
+			fd >= 0 ? (off_t)off : 0);
 	if (at != MAP_FAILED && (uint64_t)at == addr)
 		return 0;
 	if (at != MAP_FAILED)
@@ -55,13 +59,14 @@ static int hold_brk(struct replay_input *in, const struct pinball_map_entry *m, 
 	in->brk_current = m->end;
 	in->brk_mapped_end = m->start + m->offset;
 	uint64_t from = in->brk_mapped_end, to = m->start + reserve;
-	int rc = map_fixed(from, to - from, PROT_NONE, MAP_NORESERVE, err, errlen);
+	int rc = map_fixed(from, to - from, PROT_NONE, MAP_NORESERVE, -1, 0, err, errlen);
 	if (!rc && !hold(in, from, to, PROT_NONE, RANGE_BRK_RESERVE))
 		return replay_input_fail(err, errlen, 2, "out of memory");
 	return rc;
 }
 
-/* Every recorded mapping at its address, writable until the pages are in. */
+/* Every recorded mapping at its address, writable until the pages are in; the views of a
+ * shared file on its memory file (shared_files.h). */
 static int map_recorded(const struct pinball_reader *r, struct replay_input *in, char *err,
 			size_t errlen)
 {
@@ -75,7 +80,11 @@ static int map_recorded(const struct pinball_reader *r, struct replay_input *in,
 			rc = hold_brk(in, &m, err, errlen);
 			continue;
 		}
-		rc = map_fixed(m.start, m.end - m.start, PROT_READ | PROT_WRITE, 0, err, errlen);
+		int fd = shared_file_flags(m.flags) && m.path && m.path[0] == '/'
+			     ? shared_file_memfd(m.path)
+			     : -1;
+		rc = map_fixed(m.start, m.end - m.start, PROT_READ | PROT_WRITE, 0, fd, m.offset,
+			       err, errlen);
 		if (!rc && !hold(in, m.start, m.end, m.prot, RANGE_RECORDED))
 			rc = replay_input_fail(err, errlen, 2, "out of memory");
 		if (!rc)
@@ -152,7 +161,7 @@ static int each_gap(struct replay_input *in, uint64_t start, uint64_t end,
 static int claim_gap(struct replay_input *in, uint64_t start, uint64_t end, char *err,
 		     size_t errlen)
 {
-	int rc = map_fixed(start, end - start, PROT_NONE, MAP_NORESERVE, err, errlen);
+	int rc = map_fixed(start, end - start, PROT_NONE, MAP_NORESERVE, -1, 0, err, errlen);
 	if (rc == 3)
 		replay_input_fail(err, errlen, 3,
 				  "the range 0x%lx-0x%lx that the region maps is in use by the "

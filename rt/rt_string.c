@@ -70,6 +70,13 @@ bool rt_ends_with(const char *s, const char *suffix)
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+size_t rt_file_path_length(const char *path)
+{
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(path);
+	return rt_ends_with(path, deleted) ? n - (sizeof deleted - 1) : n;
+}
+
 static const char *const signal_names[] = {
     "0",	 "SIGHUP",  "SIGINT",	 "SIGQUIT", "SIGILL",	"SIGTRAP", "SIGABRT", "SIGBUS",
     "SIGFPE",	 "SIGKILL", "SIGUSR1",	 "SIGSEGV", "SIGUSR2",	"SIGPIPE", "SIGALRM", "SIGTERM",

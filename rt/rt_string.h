@@ -20,6 +20,9 @@ size_t rt_strlcpy(char *dst, const char *src, size_t cap);
 
 bool rt_starts_with(const char *s, const char *prefix);
 bool rt_ends_with(const char *s, const char *suffix);
+/* The length of a file's path as /proc names it, without the " (deleted)" the kernel adds
+ * once the file is unlinked (links made before and after name one file). */
+size_t rt_file_path_length(const char *path);
 
 /* A signal's name as the kernel's headers spell it ("SIGSEGV"; real-time ones "SIGRT<n>",
  * n counted from 32), written into buf when it is not a constant. */

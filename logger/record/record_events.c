@@ -10,6 +10,7 @@
 #include "first_touch.h"
 #include "jit_app.h"
 #include "jit_messages.h"
+#include "mapped_changes.h"
 #include "output_echo.h"
 #include "recorder_internal.h"
 #include "rt_alloc.h"
@@ -75,13 +76,15 @@ static struct record *new_event(struct jit_thread *t, enum pinball_event_kind ki
 static void record_syscall_extra(struct jit_thread *t, long nr, const long args[6], long result,
 				 const struct extra *x)
 {
-	struct mem_range writes[SYSCALL_MAX_RANGES];
+	struct mem_range writes[SYSCALL_MAX_RANGES + MAPPED_CHANGES_MAX];
 	int n = syscall_writes(nr, args, result, writes);
 	if (n < 0)
 		warn_once(nr,
 			  "warning: syscall %s is not modelled for these arguments: what it writes "
 			  "to memory is not recorded (the replayer will say so)%s",
 			  "");
+	n = n < 0 ? 0 : n;
+	n += mapped_changes(nr, args, result, writes + n);
 	size_t path_len = x->path ? strlen(x->path) + 1 : 0;
 	size_t data = x->len + path_len;
 	for (int i = 0; i < n; i++)
@@ -212,7 +215,8 @@ bool record_echoed_copy(struct jit_thread *t, long nr, const long args[6])
 	long result;
 	bool done = output_echo_copy(nr, args, buf, CHUNK, &result);
 	if (done) {
-		struct extra x = {.stream = stream, .bytes = buf, .len = result > 0 ? (size_t)result : 0};
+		struct extra x = {
+		    .stream = stream, .bytes = buf, .len = result > 0 ? (size_t)result : 0};
 		record_syscall_extra(t, nr, args, result, &x);
 		jit_thread_set_gpr(t, JIT_GPR_RAX, (uint64_t)result);
 	}

@@ -7,6 +7,7 @@
 #include "jit_app.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
+#include "shared_files.h"
 
 static const uint64_t PAGE = 4096;
 
@@ -132,9 +133,10 @@ static const char *not_the_apps(const char *what, uint64_t start, uint64_t end, 
 	return why;
 }
 
-static const char *remap(const struct replay_input *in, const long a[6], long r, long *result,
-			 char *why, size_t whylen)
+static const char *remap(const struct replay_input *in, const long a[6],
+			 const struct replay_event *e, long *result, char *why, size_t whylen)
 {
+	long r = e->result;
 	uint64_t old = (uint64_t)a[0], old_len = page_up((uint64_t)a[1]);
 	uint64_t new_len = page_up((uint64_t)a[2]);
 	if (!old_len || !app_covers(old, old + old_len, 0))
@@ -159,7 +161,8 @@ static const char *remap(const struct replay_input *in, const long a[6], long r,
 		args[4] = r;
 	}
 	*result = jit_app_memory_syscall(SYS_mremap, args);
-	return NULL;
+	/* A file mapping grown: the recording has what the file shows there. */
+	return *result == r ? inject_writes(e, why, whylen) : NULL;
 }
 
 static const char *map_again(const struct replay_input *in, const long a[6],
@@ -168,13 +171,19 @@ static const char *map_again(const struct replay_input *in, const long a[6],
 	uint64_t start = (uint64_t)e->result, end = start + page_up((uint64_t)a[1]);
 	if (!held(in, start, end))
 		return not_the_apps("mmap", start, end, why, whylen);
-	/* Anonymous and writable: the recorded contents go in first. */
+	/* Writable, the recorded contents go in first: anonymous, or for a view of a shared
+	 * file, the file's memory file (shared_files.h). */
+	int memfd = shared_file_flags((uint64_t)a[3]) && e->mapped_path
+			? shared_file_memfd(e->mapped_path)
+			: -1;
 	const long args[6] = {e->result,
 			      a[1],
 			      a[2] | PROT_WRITE,
-			      (a[3] & ~MAP_SHARED) | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS,
-			      -1,
-			      0};
+			      memfd >= 0
+				  ? MAP_SHARED | MAP_FIXED
+				  : (a[3] & ~MAP_SHARED) | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS,
+			      memfd,
+			      memfd >= 0 ? a[5] : 0};
 	*result = jit_app_memory_syscall(SYS_mmap, args);
 	if (*result != e->result)
 		return NULL;
@@ -189,6 +198,20 @@ static const char *map_again(const struct replay_input *in, const long a[6],
 	return bad;
 }
 
+const char *inject_advice(const long a[6], const struct replay_event *e, char *why, size_t whylen)
+{
+	if (e->result != 0 || (a[2] != MADV_DONTNEED && a[2] != MADV_REMOVE))
+		return NULL;
+	uint64_t start = (uint64_t)a[0], end = start + page_up((uint64_t)a[1]);
+	if (end < start || !app_covers(start, end, 0))
+		return not_the_apps("madvise", start, end, why, whylen);
+	/* Private pages zeroed, a shared file's hole punched; file pages come back as the
+	 * recorded writes. Refused for a private copy of a shared view (MADV_REMOVE): the
+	 * recorded writes hold its zeros. */
+	rt_syscall3(SYS_madvise, a[0], a[1], a[2]);
+	return NULL;
+}
+
 const char *inject_memory_change(const struct replay_input *in, long nr, const long a[6],
 				 const struct replay_event *e, long *result, char *why,
 				 size_t whylen)
@@ -201,7 +224,7 @@ const char *inject_memory_change(const struct replay_input *in, long nr, const l
 	case SYS_mmap:
 		return map_again(in, a, e, result, why, whylen);
 	case SYS_mremap:
-		return remap(in, a, e->result, result, why, whylen);
+		return remap(in, a, e, result, why, whylen);
 	case SYS_munmap:
 		if (end < start)
 			return not_the_apps("munmap", start, end, why, whylen);

@@ -68,7 +68,11 @@ long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t ic
 	char why[256];
 	const char *bad = syscall_replay_kind(nr, a) == SYSCALL_REPLAY_MEMORY_MAP
 			      ? inject_memory_change(rp.in, nr, a, e, &result, why, sizeof why)
-			      : inject_writes(e, why, sizeof why);
+			      : NULL;
+	if (!bad && nr == SYS_madvise)
+		bad = inject_advice(a, e, why, sizeof why);
+	if (!bad && syscall_replay_kind(nr, a) != SYSCALL_REPLAY_MEMORY_MAP)
+		bad = inject_writes(e, why, sizeof why);
 	if (bad)
 		diverged(th, icount, "%s: %s", name_of(nr), bad);
 	if (result != e->result)
