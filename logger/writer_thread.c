@@ -114,6 +114,12 @@ static void write_record(struct writer_state *s, const struct record *r)
 		rc = pinball_writer_add_map(s->w, &r->u.map);
 		break;
 	case REC_PAGE:
+		if (r->u.page.at_mmap) {
+			rc = pinball_writer_add_mmap_page(s->w, r->u.page.addr, r->u.page.prot,
+							  r->u.page.data, r->u.page.mmap_tid,
+							  r->u.page.mmap_icount);
+			break;
+		}
 		rc = r->u.page.data
 			 ? pinball_writer_add_page(s->w, r->u.page.addr, r->u.page.prot,
 						   r->u.page.data)

@@ -276,6 +276,11 @@ const char *page_from_pb(const Pinball__Page *pp, uint32_t page_size, struct pin
 {
 	p->addr = pp->addr;
 	p->prot = pp->prot;
+	p->at_mmap = pp->at_mmap;
+	p->mmap_tid = pp->mmap_tid;
+	p->mmap_icount = pp->mmap_icount;
+	if (pp->at_mmap && !pp->data.len && pp->zero_pages != 1)
+		return "a page of a mapping made in the region with a run of zero pages";
 	if (pp->data.len) {
 		if (pp->data.len != page_size || pp->zero_pages)
 			return "page record with a bad size";

@@ -27,6 +27,8 @@
 #define CHUNK_RAW_MAX (64u << 20)
 /* Raw size at which a writer closes a chunk. */
 #define CHUNK_TARGET_PAGES (256u << 10)
+/* LZ4HC level of the pages part: levels above 6 gain under 1% here at twice the time. */
+#define PAGES_HC_LEVEL 6
 #define CHUNK_TARGET_SMALL (64u << 10)
 
 static inline void put_le16(uint8_t *p, uint16_t v)

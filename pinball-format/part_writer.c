@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <lz4.h>
+#include <lz4hc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,13 @@ static int flush_chunk(struct part_writer *pw)
 		s->buf = grown;
 		s->cap = (size_t)bound;
 	}
-	int n =
-	    LZ4_compress_default((const char *)pw->raw, (char *)s->buf, (int)pw->raw_len, bound);
+	if (pw->hc_level && !s->hc_state && !(s->hc_state = malloc((size_t)LZ4_sizeofStateHC())))
+		return fail_errno(pw, "out of memory", ENOMEM);
+	const char *raw_bytes = (const char *)pw->raw;
+	int n = pw->hc_level
+		    ? LZ4_compress_HC_extStateHC(s->hc_state, raw_bytes, (char *)s->buf,
+						 (int)pw->raw_len, bound, pw->hc_level)
+		    : LZ4_compress_default(raw_bytes, (char *)s->buf, (int)pw->raw_len, bound);
 	uint32_t raw = (uint32_t)pw->raw_len;
 	int r = (n > 0 && (uint32_t)n < raw) ? write_chunk(pw, s->buf, (uint32_t)n, raw)
 					     : write_chunk(pw, pw->raw, raw, raw);

@@ -11,6 +11,7 @@
 struct lz4_scratch {
 	uint8_t *buf;
 	size_t cap;
+	void *hc_state; /* LZ4HC's, made on first use */
 };
 
 struct part_writer {
@@ -24,6 +25,8 @@ struct part_writer {
 	uint32_t chunks;
 	uint64_t records, raw_bytes, stored_bytes;
 	struct lz4_scratch *scratch;
+	/* 0: LZ4's fast mode; else LZ4HC at this level (same format, same decoder). */
+	int hc_level;
 	char *err; /* the owner's PINBALL_ERR_MAX buffer */
 };
 

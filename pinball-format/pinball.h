@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 5
+#define PINBALL_FORMAT_MINOR 6
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16
@@ -136,12 +136,17 @@ struct pinball_map_entry {
 };
 
 /* From a reader: either one page of data (data != NULL, npages == 1) or a run of npages
- * all-zero pages starting at addr (data == NULL). */
+ * all-zero pages starting at addr (data == NULL). A page with at_mmap belongs to a file
+ * mapping the region made, and goes in place when the replay makes it (format 1.6): by the
+ * syscall event of thread mmap_tid at its count mmap_icount. */
 struct pinball_page {
 	uint64_t addr;
 	uint32_t prot;
 	const uint8_t *data;
 	uint64_t npages;
+	bool at_mmap;
+	uint32_t mmap_tid;
+	uint64_t mmap_icount;
 };
 
 struct pinball_mem_write {
@@ -238,6 +243,10 @@ int pinball_writer_add_map(struct pinball_writer *w, const struct pinball_map_en
 /* `data` is page_size bytes; consecutive all-zero pages with one prot become one record. */
 int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
 			    const void *data);
+/* A page of a file mapping the region made by thread tid's mmap at its count icount, as the
+ * region first touched it (format 1.6): never merged with others. */
+int pinball_writer_add_mmap_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
+				 const void *data, uint32_t tid, uint64_t icount);
 /* count pages of zeros from addr (a reservation the app never touched). */
 int pinball_writer_add_zero_pages(struct pinball_writer *w, uint64_t addr, uint32_t prot,
 				  uint64_t count);

@@ -169,7 +169,7 @@ static int start_relogging(const struct knobs *k, const struct replay_input *in,
 	/* The reader stays open: the header's strings are its own. */
 	static struct pinball_header header;
 	header = *pinball_reader_header(r);
-	relog_start(k->basename);
+	relog_start(k->basename, in);
 	return writer_thread_start(&header, err, errlen);
 }
 

@@ -67,6 +67,15 @@ struct replay_thread {
 	size_t nevents;
 };
 
+/* A page of a file mapping the region made (format 1.6): put in place by the mmap event of
+ * thread tid at its count icount. */
+struct replay_mmap_page {
+	uint32_t tid;
+	uint64_t icount;
+	uint64_t addr;
+	const uint8_t *data; /* NULL: zeros */
+};
+
 struct replay_input {
 	/* The recorded program's path, found as its argv[0] was (in the recorded working
 	 * directory, or on this PATH), for a debugger; empty when it cannot be found. */
@@ -92,6 +101,8 @@ struct replay_input {
 	struct pinball_sigaction sigactions[64];
 	size_t nsigactions;
 	struct pinball_sigstack sigstack;
+	struct replay_mmap_page *mmap_pages; /* by tid, icount, addr */
+	size_t nmmap_pages;
 };
 
 /* Opens pinball `basename`, maps its memory at the recorded addresses and reads the rest.

@@ -97,18 +97,56 @@ static int map_recorded(const struct pinball_reader *r, struct replay_input *in,
 	return rc;
 }
 
-static int fill_pages(const struct pinball_reader *r, char *err, size_t errlen)
+/* A page of a mapping the region made, kept for its mmap (replay_mmap_page). */
+static bool keep_mmap_page(struct replay_input *in, const struct pinball_page *p, size_t *cap)
+{
+	if (in->nmmap_pages == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		struct replay_mmap_page *n = realloc(in->mmap_pages, ncap * sizeof *n);
+		if (!n)
+			return false;
+		in->mmap_pages = n;
+		*cap = ncap;
+	}
+	uint8_t *data = NULL;
+	if (p->data && !(data = malloc(PAGE)))
+		return false;
+	if (data)
+		memcpy(data, p->data, PAGE);
+	in->mmap_pages[in->nmmap_pages++] =
+	    (struct replay_mmap_page){p->mmap_tid, p->mmap_icount, p->addr, data};
+	return true;
+}
+
+static int by_mmap(const void *a, const void *b)
+{
+	const struct replay_mmap_page *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->icount != y->icount)
+		return x->icount < y->icount ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int fill_pages(const struct pinball_reader *r, struct replay_input *in, char *err,
+		      size_t errlen)
 {
 	struct pinball_cursor *c = pinball_cursor_open(r, "pages", err);
 	if (!c)
 		return 2;
 	struct pinball_page p;
-	int got;
-	while ((got = pinball_next_page(c, &p)) == 1)
-		if (p.data) /* zero pages are zero already in a fresh mapping */
+	int got, rc = 0;
+	size_t cap = 0;
+	while (!rc && (got = pinball_next_page(c, &p)) == 1) {
+		if (p.at_mmap && !keep_mmap_page(in, &p, &cap))
+			rc = replay_input_fail(err, errlen, 2, "out of memory");
+		else if (!p.at_mmap && p.data) /* zero pages are zero already */
 			memcpy((void *)p.addr, p.data, PAGE);
-	int rc = got < 0 ? replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c)) : 0;
+	}
+	if (!rc && got < 0)
+		rc = replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c));
 	pinball_cursor_close(c);
+	qsort(in->mmap_pages, in->nmmap_pages, sizeof *in->mmap_pages, by_mmap);
 	return rc;
 }
 
@@ -117,7 +155,7 @@ int replay_memory_map(const struct pinball_reader *r, struct replay_input *in, c
 {
 	int rc = map_recorded(r, in, err, errlen);
 	if (!rc)
-		rc = fill_pages(r, err, errlen);
+		rc = fill_pages(r, in, err, errlen);
 	for (size_t i = 0; !rc && i < in->nranges; i++)
 		if (in->ranges[i].kind == RANGE_RECORDED)
 			mprotect((void *)in->ranges[i].start,

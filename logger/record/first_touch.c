@@ -13,11 +13,15 @@
 
 enum { PAGE = 4096 };
 
-/* A readable mapping as it was at region start; withheld[i] says whether page i still is. */
+/* A readable mapping as it was at region start, or as an mmap in the region made it (then
+ * at_mmap, with the mmap's thread and count); withheld[i] says whether page i still is. */
 struct watched {
 	uint64_t start, end;
 	uint32_t prot;
 	uint8_t *withheld;
+	bool at_mmap;
+	uint32_t mmap_tid;
+	uint64_t mmap_icount;
 };
 
 static struct watched *ranges;
@@ -26,11 +30,8 @@ static size_t count, cap;
  * code (a syscall's return) reads it. */
 static rt_mutex lock;
 
-static int add_mapping(const struct jit_app_mapping *m, void *arg)
+static void watch(const struct watched *how)
 {
-	(void)arg;
-	if (!(m->prot & PROT_READ))
-		return 0;
 	if (count == cap) {
 		size_t ncap = cap ? cap * 2 : 64;
 		struct watched *n = rt_realloc(ranges, ncap * sizeof *n);
@@ -39,13 +40,21 @@ static int add_mapping(const struct jit_app_mapping *m, void *arg)
 		ranges = n;
 		cap = ncap;
 	}
-	size_t pages = (m->end - m->start) / PAGE;
+	size_t pages = (how->end - how->start) / PAGE;
 	uint8_t *withheld = rt_alloc(pages);
 	if (!withheld)
 		jit_fatal("out of memory while recording");
 	memset(withheld, 1, pages);
-	ranges[count++] = (struct watched){m->start, m->end, m->prot, withheld};
-	rt_mprotect((void *)m->start, m->end - m->start, PROT_NONE);
+	ranges[count] = *how;
+	ranges[count++].withheld = withheld;
+	rt_mprotect((void *)how->start, how->end - how->start, PROT_NONE);
+}
+
+static int add_mapping(const struct jit_app_mapping *m, void *arg)
+{
+	(void)arg;
+	if (m->prot & PROT_READ)
+		watch(&(struct watched){.start = m->start, .end = m->end, .prot = m->prot});
 	return 0;
 }
 
@@ -54,9 +63,20 @@ void first_touch_begin(void)
 	jit_app_map_foreach(add_mapping, NULL);
 }
 
+void first_touch_watch_mapping(uint64_t start, uint64_t end, uint32_t prot, uint32_t tid,
+			       uint64_t icount)
+{
+	if (!(prot & PROT_READ) || end <= start)
+		return;
+	rt_mutex_lock(&lock);
+	watch(&(struct watched){start, end, prot, NULL, true, tid, icount});
+	rt_mutex_unlock(&lock);
+}
+
+/* The newest range holding addr: an older one there was forgotten (munmap, MAP_FIXED). */
 static struct watched *find(uint64_t addr)
 {
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = count; i-- > 0;)
 		if (addr >= ranges[i].start && addr < ranges[i].end)
 			return &ranges[i];
 	return NULL;
@@ -86,6 +106,9 @@ bool first_touch_page(uint64_t addr)
 	r->u.page.addr = page;
 	r->u.page.prot = w->prot;
 	r->u.page.data = r->data;
+	r->u.page.at_mmap = w->at_mmap;
+	r->u.page.mmap_tid = w->mmap_tid;
+	r->u.page.mmap_icount = w->mmap_icount;
 	record_push(r);
 	w->withheld[i] = 0; /* last: whoever sees it clear finds the page given back */
 	rt_mutex_unlock(&lock);

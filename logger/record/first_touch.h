@@ -13,6 +13,12 @@
  * into the pinball). */
 void first_touch_begin(void);
 
+/* A file mapping the region made (thread tid's mmap at its count icount) is withheld too,
+ * instead of recorded whole: the pages the region touches are recorded, as of their first
+ * touch, for the replay to put in place when it makes that mmap. */
+void first_touch_watch_mapping(uint64_t start, uint64_t end, uint32_t prot, uint32_t tid,
+			       uint64_t icount);
+
 /* Gives every page still withheld back, unrecorded (region end). */
 void first_touch_end(void);
 

@@ -63,6 +63,7 @@ struct extra {
 	const struct pinball_mem_write *writes;
 	size_t nwrites;
 	const char *path; /* an mmap's file (NULL: none) */
+	bool lazy_file;	  /* its contents come as the region touches them (first_touch.h) */
 };
 
 static struct record *new_event(struct jit_thread *t, enum pinball_event_kind kind, size_t extra)
@@ -77,7 +78,7 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 				 const struct extra *x)
 {
 	struct mem_range writes[SYSCALL_MAX_RANGES + MAPPED_CHANGES_MAX];
-	int n = syscall_writes(nr, args, result, writes);
+	int n = x->lazy_file ? 0 : syscall_writes(nr, args, result, writes);
 	if (n < 0)
 		warn_once(nr,
 			  "warning: syscall %s is not modelled for these arguments: what it writes "
@@ -124,7 +125,13 @@ static void record_syscall_extra(struct jit_thread *t, long nr, const long args[
 		memcpy(bytes, x->path, path_len);
 		r->u.event.ev.syscall.mapped_path = (const char *)bytes;
 	}
+	uint64_t icount = r->u.event.ev.icount;
 	record_push(r);
+	if (x->lazy_file)
+		first_touch_watch_mapping(
+		    (uint64_t)result,
+		    (uint64_t)result + (((uint64_t)args[1] + PAGE - 1) & ~(uint64_t)(PAGE - 1)),
+		    (uint32_t)args[2], jit_thread_id(t), icount);
 }
 
 /* The tid words a thread's clone has the kernel write (CLONE_PARENT_SETTID, and
@@ -188,6 +195,9 @@ void record_syscall(struct jit_thread *t, long nr, const long args[6], long resu
 	x.writes = tid_writes; /* applied after the model's copies of the same words */
 	x.nwrites = clone_tid_writes(nr, args, result, &child_tid, tid_writes);
 	x.path = mapped_file(nr, args, result);
+	/* In first-touch mode a readable file mapping is recorded as the region touches it
+	 * (a library's untouched pages cost nothing), not whole now. */
+	x.lazy_file = x.path && !rec.fat && (args[2] & PROT_READ);
 	enum syscall_output output = syscall_output(nr, &fd_arg);
 	if (result > 0 && output != SYSCALL_OUTPUT_NONE)
 		x.stream = output_echo_stream((int)args[fd_arg]);

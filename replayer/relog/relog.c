@@ -1,6 +1,9 @@
 #include "relog.h"
 
 #include <string.h>
+#include <sys/syscall.h>
+
+#include "inject_memory.h"
 
 #include "jit_messages.h"
 #include "region_snapshot.h"
@@ -16,11 +19,35 @@ static struct {
 	char path[4096]; /* basename.region */
 	char start_spec[256], stop_spec[256];
 	struct pinball_cause cause; /* of the start */
+	const struct replay_input *in;
 } rl;
 
-void relog_start(const char *basename)
+void relog_start(const char *basename, const struct replay_input *in)
 {
 	rl.basename = basename;
+	rl.in = in;
+}
+
+/* The pages of the file mapping an mmap of the region made go with it (pinball.h
+ * at_mmap), under its count in the new pinball. */
+static void relog_mmap_pages(uint32_t tid, const struct replay_event *e, uint64_t icount)
+{
+	size_t n;
+	const struct replay_mmap_page *p = inject_mmap_pages_of(rl.in, tid, e->icount, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct record *r = must_new(REC_PAGE, p[i].data ? 4096 : 0);
+		r->u.page.addr = p[i].addr;
+		r->u.page.prot = (uint32_t)e->args[2];
+		if (p[i].data) {
+			memcpy(r->data, p[i].data, 4096);
+			r->u.page.data = r->data;
+		}
+		r->u.page.zero_pages = p[i].data ? 0 : 1;
+		r->u.page.at_mmap = true;
+		r->u.page.mmap_tid = tid;
+		r->u.page.mmap_icount = icount;
+		record_push(r);
+	}
 }
 
 static void begin(struct jit_thread *t, const struct control_event_info *ev)
@@ -117,6 +144,8 @@ static void replayed(uint32_t tid, const struct replay_event *e, void *arg)
 		break;
 	}
 	record_push(r);
+	if (e->kind == PINBALL_EV_SYSCALL && e->nr == SYS_mmap)
+		relog_mmap_pages(tid, e, pe->icount);
 }
 
 /* The replay reached the pinball's end inside a region: the new pinball ends there too. */

@@ -14,8 +14,9 @@
 #include "control_engine.h"
 #include "replay.h"
 
-/* Driver thread, before the replay starts; the writer thread must be running. */
-void relog_start(const char *basename);
+/* Driver thread, before the replay starts; the writer thread must be running. `in`, the
+ * pinball replayed, must stay alive. */
+void relog_start(const char *basename, const struct replay_input *in);
 
 /* The controller's events (a control_handler). */
 void relog_event(const struct control_event_info *ev, void *arg);

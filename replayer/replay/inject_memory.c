@@ -165,7 +165,50 @@ static const char *remap(const struct replay_input *in, const long a[6],
 	return *result == r ? inject_writes(e, why, whylen) : NULL;
 }
 
-static const char *map_again(const struct replay_input *in, const long a[6],
+const struct replay_mmap_page *inject_mmap_pages_of(const struct replay_input *in, uint32_t tid,
+						    uint64_t icount, size_t *n)
+{
+	size_t lo = 0, hi = in->nmmap_pages;
+	while (lo < hi) { /* the first page at or after (tid, icount) */
+		size_t mid = (lo + hi) / 2;
+		const struct replay_mmap_page *m = &in->mmap_pages[mid];
+		if (m->tid < tid || (m->tid == tid && m->icount < icount))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < in->nmmap_pages && in->mmap_pages[end].tid == tid &&
+	       in->mmap_pages[end].icount == icount)
+		end++;
+	*n = end - lo;
+	return &in->mmap_pages[lo];
+}
+
+/* The pages the region touched of the file mapping [start, end) that thread tid's mmap at
+ * icount made, into place (it is writable now). */
+static const char *put_mmap_pages(const struct replay_input *in, uint32_t tid, uint64_t icount,
+				  uint64_t start, uint64_t end, char *why, size_t whylen)
+{
+	size_t n;
+	const struct replay_mmap_page *p = inject_mmap_pages_of(in, tid, icount, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (p[i].addr < start || p[i].addr >= end || (p[i].addr & (PAGE - 1))) {
+			rt_format(why, whylen,
+				  "the recording has a page at 0x%lx of the mapping 0x%lx-0x%lx, "
+				  "outside it",
+				  p[i].addr, start, end);
+			return why;
+		}
+		if (p[i].data)
+			memcpy((void *)p[i].addr, p[i].data, PAGE);
+		else
+			memset((void *)p[i].addr, 0, PAGE);
+	}
+	return NULL;
+}
+
+static const char *map_again(const struct replay_input *in, uint32_t tid, const long a[6],
 			     const struct replay_event *e, long *result, char *why, size_t whylen)
 {
 	uint64_t start = (uint64_t)e->result, end = start + page_up((uint64_t)a[1]);
@@ -188,6 +231,8 @@ static const char *map_again(const struct replay_input *in, const long a[6],
 	if (*result != e->result)
 		return NULL;
 	const char *bad = inject_writes(e, why, whylen);
+	if (!bad)
+		bad = put_mmap_pages(in, tid, e->icount, start, end, why, whylen);
 	if (!bad && !(a[2] & PROT_WRITE)) {
 		const long prot[6] = {*result, a[1], a[2]};
 		jit_app_memory_syscall(SYS_mprotect, prot);
@@ -212,9 +257,9 @@ const char *inject_advice(const long a[6], const struct replay_event *e, char *w
 	return NULL;
 }
 
-const char *inject_memory_change(const struct replay_input *in, long nr, const long a[6],
-				 const struct replay_event *e, long *result, char *why,
-				 size_t whylen)
+const char *inject_memory_change(const struct replay_input *in, uint32_t tid, long nr,
+				 const long a[6], const struct replay_event *e, long *result,
+				 char *why, size_t whylen)
 {
 	*result = e->result;
 	if (e->result < 0 && e->result > -4096)
@@ -222,7 +267,7 @@ const char *inject_memory_change(const struct replay_input *in, long nr, const l
 	uint64_t start = (uint64_t)a[0], end = start + page_up((uint64_t)a[1]);
 	switch (nr) {
 	case SYS_mmap:
-		return map_again(in, a, e, result, why, whylen);
+		return map_again(in, tid, a, e, result, why, whylen);
 	case SYS_mremap:
 		return remap(in, a, e, result, why, whylen);
 	case SYS_munmap:

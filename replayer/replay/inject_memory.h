@@ -16,11 +16,15 @@ const char *inject_writes(const struct replay_event *e, char *why, size_t whylen
  * it cannot be applied. */
 const char *inject_advice(const long a[6], const struct replay_event *e, char *why, size_t whylen);
 
-/* Makes the address-space change of event e (syscall nr with args a) again, and its writes
- * (a mapped file's contents). *result is what the change gave here; NULL, or why it was
- * not made. */
-const char *inject_memory_change(const struct replay_input *in, long nr, const long a[6],
-				 const struct replay_event *e, long *result, char *why,
-				 size_t whylen);
+/* Makes the address-space change of event e (syscall nr with args a, of thread tid) again,
+ * and its writes (a mapped file's contents, or the pages of it the region touched).
+ * *result is what the change gave here; NULL, or why it was not made. */
+const char *inject_memory_change(const struct replay_input *in, uint32_t tid, long nr,
+				 const long a[6], const struct replay_event *e, long *result,
+				 char *why, size_t whylen);
+
+/* The pages (n of them) the mmap event of thread tid at icount puts in place. */
+const struct replay_mmap_page *inject_mmap_pages_of(const struct replay_input *in, uint32_t tid,
+						    uint64_t icount, size_t *n);
 
 #endif

@@ -66,9 +66,10 @@ long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t ic
 			 "bytes to fd %ld)",
 			 name_of(nr), e->result, a[0]);
 	char why[256];
-	const char *bad = syscall_replay_kind(nr, a) == SYSCALL_REPLAY_MEMORY_MAP
-			      ? inject_memory_change(rp.in, nr, a, e, &result, why, sizeof why)
-			      : NULL;
+	const char *bad =
+	    syscall_replay_kind(nr, a) == SYSCALL_REPLAY_MEMORY_MAP
+		? inject_memory_change(rp.in, th->rt->tid, nr, a, e, &result, why, sizeof why)
+		: NULL;
 	if (!bad && nr == SYS_madvise)
 		bad = inject_advice(a, e, why, sizeof why);
 	if (!bad && syscall_replay_kind(nr, a) != SYSCALL_REPLAY_MEMORY_MAP)

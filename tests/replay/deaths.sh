@@ -12,14 +12,7 @@ logger=$1 replayer=$2 pinball=$3 app=$4
 shift 4
 ways=("$@")
 [ ${#ways[@]} -gt 0 ] || ways=(abort segv term fpe thread_segv spin)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/../support/scratch.sh"
 
 check_replay() { # BASENAME SIGNAL-NAME EXPECTED-STDOUT-FILE
 	"$replayer" "$1" >rep.out 2>rep.err

@@ -333,6 +333,10 @@ static uint8_t zero_page[4096];
 
 static int add_page(struct pinball_writer *w, const struct pinball_page *p)
 {
+	if (p->at_mmap)
+		return pinball_writer_add_mmap_page(w, p->addr, p->prot,
+						    p->data ? p->data : zero_page, p->mmap_tid,
+						    p->mmap_icount);
 	for (uint64_t i = 0; i < p->npages; i++)
 		if (pinball_writer_add_page(w, p->addr + i * 4096, p->prot,
 					    p->data ? p->data : zero_page))

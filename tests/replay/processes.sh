@@ -6,14 +6,7 @@
 # run; an older pinball's extra parts go.
 set -uo pipefail
 logger=$1 replayer=$2 pinball=$3 threads_app=$4
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/../support/scratch.sh"
 
 # Replays pinball $1 and checks that it says OK and echoes exactly $2.
 replays_as() {

@@ -7,14 +7,7 @@
 set -uo pipefail
 logger=$1 replayer=$2 ticker=$3 sieve=$4
 command -v script >/dev/null || { echo "script(1) is missing: skipped"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/../support/scratch.sh"
 
 on_terminal() { # COMMAND...: its output through a pseudo-terminal, CR LF made LF
 	script -qfec "$(printf '%q ' "$@")" /dev/null | tr -d '\r' >"$work/tty.raw"

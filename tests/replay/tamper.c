@@ -30,6 +30,17 @@ static int die(const char *what)
 		pinball_cursor_close(c);                                                           \
 	} while (0)
 
+/* Zero pages of region start are zero anyway; those of a mapping made in the region zero a
+ * file's page. */
+static int copy_page(struct pinball_writer *w, const struct pinball_page *p)
+{
+	static const uint8_t zero[4096];
+	if (p->at_mmap)
+		return pinball_writer_add_mmap_page(w, p->addr, p->prot, p->data ? p->data : zero,
+						    p->mmap_tid, p->mmap_icount);
+	return p->data ? pinball_writer_add_page(w, p->addr, p->prot, p->data) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3 && argc != 4)
@@ -46,8 +57,7 @@ int main(int argc, char **argv)
 		  pinball_writer_add_thread(w, &rec));
 	COPY_PART("memmap", struct pinball_map_entry, pinball_next_map,
 		  pinball_writer_add_map(w, &rec));
-	COPY_PART("pages", struct pinball_page, pinball_next_page,
-		  rec.data ? pinball_writer_add_page(w, rec.addr, rec.prot, rec.data) : 0);
+	COPY_PART("pages", struct pinball_page, pinball_next_page, copy_page(w, &rec));
 	COPY_PART("schedule", struct pinball_slice, pinball_next_slice,
 		  pinball_writer_add_slice(w, &rec));
 	COPY_PART("end", struct pinball_thread, pinball_next_thread,

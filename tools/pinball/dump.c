@@ -156,15 +156,18 @@ static int dump_part(struct pinball_reader *r, const char *name)
 			    u.m.prot & 4 ? 'x' : '-', u.m.flags, u.m.offset, u.m.path);
 	} else if (!strcmp(name, "pages")) {
 		uint32_t size = pinball_reader_header(r)->page_size;
-		while ((got = pinball_next_page(c, &u.p)) > 0)
+		while ((got = pinball_next_page(c, &u.p)) > 0) {
 			if (u.p.data)
-				printf("pages addr=0x%" PRIx64 " prot=0x%x data hash=%016" PRIx64
-				       "\n",
+				printf("pages addr=0x%" PRIx64 " prot=0x%x data hash=%016" PRIx64,
 				       u.p.addr, u.p.prot, fnv1a(u.p.data, size));
 			else
-				printf("pages addr=0x%" PRIx64 " prot=0x%x zero npages=%" PRIu64
-				       "\n",
+				printf("pages addr=0x%" PRIx64 " prot=0x%x zero npages=%" PRIu64,
 				       u.p.addr, u.p.prot, u.p.npages);
+			if (u.p.at_mmap)
+				printf(" at_mmap tid=%u icount=%" PRIu64, u.p.mmap_tid,
+				       u.p.mmap_icount);
+			printf("\n");
+		}
 	} else if (!strcmp(name, "schedule")) {
 		while ((got = pinball_next_slice(c, &u.s)) > 0)
 			printf("schedule tid=%u instructions=%" PRIu64 "\n", u.s.tid,
