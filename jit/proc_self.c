@@ -9,9 +9,11 @@
 #include "config.h"
 #include "jit_app.h"
 #include "proc_maps.h"
+#include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_string.h"
 #include "rt_syscall.h"
+#include "seccomp.h"
 
 /* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>"; a
  * path the app's pointer does not reach is none of them (the kernel's EFAULT follows). */
@@ -66,8 +68,75 @@ long proc_self_memory_file(const char *name, const void *data, size_t len, int f
 	return fd;
 }
 
-bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *result)
+/* The field `name` (as "\nSeccomp:") of a status text set to value (or increased by it),
+ * from in[0, n) into out; the new length. */
+static size_t set_status_field(const char *in, size_t n, const char *name, long value, bool add,
+			       char *out, size_t cap)
 {
+	const char *at = NULL;
+	for (size_t i = 0; !at && i < n; i++)
+		if (rt_starts_with(in + i, name))
+			at = in + i;
+	if (!at) {
+		memcpy(out, in, n < cap ? n : cap);
+		return n < cap ? n : cap;
+	}
+	const char *value_at = at + strlen(name), *end = value_at;
+	while (end < in + n && *end != '\n')
+		end++;
+	size_t head = (size_t)(value_at - in);
+	long old = 0;
+	for (const char *d = value_at; d < end; d++)
+		if (*d >= '0' && *d <= '9')
+			old = old * 10 + (*d - '0');
+	if (add)
+		value += old;
+	int len = rt_format(out, cap, "%.*s\t%ld", (int)head, in, value);
+	size_t done = len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
+	size_t tail = (size_t)(in + n - end);
+	if (tail > cap - done)
+		tail = cap - done;
+	memcpy(out + done, end, tail);
+	return done + tail;
+}
+
+/* The status file the app asked for (path), with the calling thread's seccomp mode and its
+ * filters counted (seccomp.h): the kernel's lines describe the runtime, which installs none
+ * (a filter the runtime itself runs under is counted too, as the app inherits it). */
+static long status_file(const struct jit_thread *t, const char *app_path, int flags)
+{
+	enum { CAP = 16384 };
+	char path[64], *raw = rt_alloc(CAP), *edited = rt_alloc(CAP), *half = rt_alloc(CAP);
+	long r = -ENOMEM, fd = -1;
+	if (raw && edited && half && app_copy_string(path, (uint64_t)app_path, sizeof path))
+		fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	size_t n = 0;
+	if (fd >= 0) {
+		for (long got; n < CAP - 1 && (got = rt_read((int)fd, raw + n, CAP - 1 - n)) > 0;)
+			n += (size_t)got;
+		rt_close((int)fd);
+		raw[n] = '\0';
+		n = set_status_field(raw, n, "\nSeccomp:", seccomp_mode(t), false, half, CAP);
+		n = set_status_field(half, n, "\nSeccomp_filters:", seccomp_filter_count(t), true,
+				     edited, CAP);
+		r = proc_self_memory_file("status", edited, n, flags);
+	} else if (raw && edited && half) {
+		r = fd;
+	}
+	rt_free(raw);
+	rt_free(edited);
+	rt_free(half);
+	return r;
+}
+
+bool proc_self_open(const struct jit_thread *t, int dirfd, const char *path, int flags, int mode,
+		    long *result)
+{
+	if ((flags & O_ACCMODE) == O_RDONLY && seccomp_mode(t) &&
+	    names_own_proc_entry(dirfd, path, "status")) {
+		*result = status_file(t, path, flags);
+		return true;
+	}
 	if (names_own_proc_entry(dirfd, path, "cmdline")) {
 		*result = proc_self_memory_file("cmdline", jit_config.app_cmdline,
 						jit_config.app_cmdline_len, flags);

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "thread_block.h"
+
 /* readlink/readlinkat of an exe link of this process: fills *result and returns true. */
 bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long *result);
 /* The program an execve of `path` runs: /proc/self/exe (and its other names) is the app's
@@ -15,9 +17,10 @@ const char *proc_self_exec_path(const char *path);
 /* The pid of the process that ptraces this one (/proc/self/status TracerPid), 0: none. */
 int proc_self_tracer(void);
 
-/* openat of this process's cmdline, auxv, exe, or (read-only) maps or smaps: fills
- * *result (fd or -errno), true. */
-bool proc_self_open(int dirfd, const char *path, int flags, int mode, long *result);
+/* openat of this process's cmdline, auxv, exe, or (read-only) maps or smaps, or status
+ * when thread t has seccomp filters or strict mode: fills *result (fd or -errno), true. */
+bool proc_self_open(const struct jit_thread *t, int dirfd, const char *path, int flags, int mode,
+		    long *result);
 
 /* A memory file holding `len` bytes, positioned at 0: what the app reads instead of a
  * /proc file of the runtime's process. Its descriptor, or -errno. */

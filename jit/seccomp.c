@@ -204,6 +204,14 @@ static uint32_t run_filters(const struct seccomp_filter *f, const struct seccomp
 	return ret;
 }
 
+long seccomp_filter_count(const struct jit_thread *t)
+{
+	long n = 0;
+	for (const struct seccomp_filter *f = t->seccomp; f; f = f->prev)
+		n++;
+	return n;
+}
+
 struct seccomp_verdict seccomp_judge(const struct jit_thread *t, uint32_t arch, uint64_t rax,
 				     const uint64_t args[6], uint64_t ip)
 {
@@ -288,9 +296,7 @@ int seccomp_exec_handoff(const struct jit_thread *t)
 	long fd = rt_syscall2(SYS_memfd_create, (long)"seccomp filters", 0);
 	if (fd < 0)
 		return (int)fd;
-	uint32_t count = 0;
-	for (const struct seccomp_filter *f = t->seccomp; f; f = f->prev)
-		count++;
+	uint32_t count = (uint32_t)seccomp_filter_count(t);
 	if (rt_write_all((int)fd, HANDOFF_MAGIC, sizeof HANDOFF_MAGIC) != sizeof HANDOFF_MAGIC ||
 	    rt_write_all((int)fd, &count, sizeof count) != sizeof count ||
 	    !write_chain((int)fd, t->seccomp)) {

@@ -22,6 +22,8 @@
 long seccomp_set_mode(struct jit_thread *t, unsigned long op, unsigned long flags, uint64_t args);
 /* prctl(PR_GET_SECCOMP): 0, SECCOMP_MODE_STRICT or SECCOMP_MODE_FILTER. */
 long seccomp_mode(const struct jit_thread *t);
+/* The filters t runs under (its chain's length). */
+long seccomp_filter_count(const struct jit_thread *t);
 
 enum seccomp_outcome {
 	SECCOMP_RUNS,	       /* allowed (or logged): the syscall runs */

@@ -644,11 +644,11 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 			return r;
 		break;
 	case SYS_open:
-		if (proc_self_open(AT_FDCWD, (const char *)a[0], (int)a[1], (int)a[2], &r))
+		if (proc_self_open(t, AT_FDCWD, (const char *)a[0], (int)a[1], (int)a[2], &r))
 			return r;
 		break;
 	case SYS_openat:
-		if (proc_self_open((int)a[0], (const char *)a[1], (int)a[2], (int)a[3], &r))
+		if (proc_self_open(t, (int)a[0], (const char *)a[1], (int)a[2], (int)a[3], &r))
 			return r;
 		break;
 	default:

@@ -88,6 +88,19 @@ static void work(void)
 	fflush(stdout);
 }
 
+/* The Seccomp lines of /proc/self/status, as a sandbox checks its filter is in place. */
+static void show_status_lines(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "Seccomp", 7))
+			printf("status: %s", line);
+	if (f)
+		fclose(f);
+	fflush(stdout);
+}
+
 static void scenario_errno(void)
 {
 	signal(SIGUSR1, on_usr1);
@@ -125,6 +138,7 @@ static void scenario_errno(void)
 	struct sock_filter allow_all[] = {RET(SECCOMP_RET_ALLOW)};
 	show("install third", install(allow_all, COUNT(allow_all), 0));
 	show("PR_GET_SECCOMP", prctl(PR_GET_SECCOMP, 0, 0, 0, 0));
+	show_status_lines();
 	show("getppid", syscall(SYS_getppid));
 	show("getgid (TRACE, no tracer)", syscall(SYS_getgid));
 	show("getegid (USER_NOTIF, no listener)", syscall(SYS_getegid));
@@ -259,6 +273,7 @@ static void exec_child(void)
 	signal(SIGUSR1, on_usr1);
 	show("after exec: getppid", syscall(SYS_getppid));
 	show("after exec: PR_GET_SECCOMP", prctl(PR_GET_SECCOMP, 0, 0, 0, 0));
+	show_status_lines();
 	work();
 }
 
