@@ -10,7 +10,6 @@
 #include <sys/syscall.h>
 
 #include "app_copy.h"
-#include "jit.h"
 #include "jit_messages.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
@@ -306,19 +305,17 @@ int seccomp_exec_handoff(const struct jit_thread *t)
 	if (fd < 3) { /* 0 says "none" to the next image */
 		long moved = rt_syscall3(SYS_fcntl, fd, F_DUPFD, 3);
 		rt_close((int)fd);
-		if (moved < 0)
-			return (int)moved;
 		fd = moved;
 	}
-	fd = jit_runtime_fd((int)fd); /* out of the app's way until the exec */
-	rt_syscall3(SYS_fcntl, fd, F_SETFD, 0);
+	/* Not one of the runtime's descriptors (jit_runtime_fd): a vfork child's exec would
+	 * leave it marked as such in the memory it shares with its parent. */
 	return (int)fd;
 }
 
 void seccomp_exec_failed(int fd)
 {
 	if (fd > 0)
-		jit_runtime_fd_close(fd);
+		rt_close(fd);
 }
 
 static bool read_exact(int fd, void *buf, size_t len)

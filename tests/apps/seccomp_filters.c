@@ -8,7 +8,8 @@
  *   trap         SIGSYS with the kernel's siginfo and registers; the handler sets the result
  *   threads      filters per thread: inherited at pthread_create, TSYNC to all threads,
  *                TSYNC refused by a thread with filters of its own (its tid, or ESRCH)
- *   exec         a fork child keeps the filters, and so does the program after execve
+ *   exec         a fork child keeps the filters, a posix_spawn child and the program after
+ *                execve too
  *   errors       what the kernel refuses (EACCES, EINVAL, EFAULT, ENOMEM), GET_ACTION_AVAIL,
  *                an interpreter workout (every ALU op, scratch memory, RET A)
  *   strict       strict mode: write and exit only
@@ -21,6 +22,7 @@
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +33,8 @@
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define LD_NR BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
 #define LD_ARCH BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch))
@@ -291,6 +295,14 @@ static void scenario_exec(char *self)
 	waitpid(child, &status, 0);
 	printf("fork child exit %d (10: its getppid failed with EPERM)\n", WEXITSTATUS(status));
 	fflush(stdout);
+	/* posix_spawn's child (a vfork child) keeps them too, across its exec. */
+	char *args[] = {self, "exec_probe", NULL};
+	pid_t spawned;
+	if (posix_spawn(&spawned, "/proc/self/exe", NULL, NULL, args, environ) == 0) {
+		waitpid(spawned, &status, 0);
+		printf("spawned child exit %d (10: its getppid failed with EPERM)\n",
+		       WEXITSTATUS(status));
+	}
 	execl("/proc/self/exe", self, "exec_child", (char *)NULL);
 	perror("execl");
 	exit(1);
@@ -466,6 +478,8 @@ int main(int argc, char **argv)
 		scenario_exec(argv[0]);
 	else if (!strcmp(what, "exec_child"))
 		exec_child();
+	else if (!strcmp(what, "exec_probe"))
+		return syscall(SYS_getppid) == -1 && errno == EPERM ? 10 : 11;
 	else if (!strcmp(what, "errors"))
 		scenario_errors();
 	else if (!strcmp(what, "strict"))
