@@ -219,7 +219,10 @@ static void instrument(struct jit_block *b, void *arg)
 	if (jit_block_flags_live(b))
 		replay_note_flags_live(jit_block_pc(b, 0));
 	nondet_instrument_block(b, nondet_callout);
-	jit_insert_budget_check(b, rp.budget_slot, replay_thread_block_start, NULL);
+	if (!rp.guard_only)
+		jit_insert_budget_check(b, rp.budget_slot, replay_thread_block_start, NULL);
+	else if (replay_guard_block(b))
+		jit_insert_budget_check(b, rp.budget_slot, replay_thread_guard, NULL);
 }
 
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)

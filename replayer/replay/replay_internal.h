@@ -31,6 +31,11 @@ struct replay_state {
 	size_t finished;
 	uint64_t syscalls;
 	int state_slot, budget_slot;
+	/* One thread, no signal to deliver, and an end inside a syscall (its exit, say): the
+	 * budget only guards against running past the end for ever (a pinball that leads the
+	 * replay astray), checked where the code can loop (replay_guard_block). */
+	bool guard_only;
+	bool began;		 /* the first thread's first block ran */
 	struct rthread *pending; /* the thread the next thread_start binds */
 };
 extern struct replay_state rp;
@@ -50,6 +55,9 @@ void replay_thread_bind(struct jit_thread *t);
 /* At a block start (the budget check's callout): waits for the thread's turn, delivers a
  * signal due there, ends the thread or its slice, and sets the budget for what is next. */
 void replay_thread_block_start(const struct jit_callout *c);
+/* With guard_only: whether block b needs the budget check, and the check's callout. */
+bool replay_guard_block(const struct jit_block *b);
+void replay_thread_guard(const struct jit_callout *c);
 /* Ends the thread at its recorded end (or exit): compares its state; the verdict when it
  * is the last. With compare_flags false the flags are not compared. */
 void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t icount,

@@ -19,6 +19,20 @@
 
 struct replay_state rp;
 
+/* A single thread with no signal to deliver, whose region ends inside a syscall: nothing
+ * stops it at a block boundary (its turn is never another's), so a budget check in every
+ * block is not needed; a debugger, which stops anywhere, wants them all. */
+static bool guard_is_enough(const struct replay_input *in)
+{
+	if (in->nthreads != 1 || rp.opt.region_start ||
+	    !(in->ends_at_exit || in->threads[0].end_in_syscall))
+		return false;
+	for (size_t i = 0; i < in->threads[0].nevents; i++)
+		if (in->threads[0].events[i].kind == PINBALL_EV_SIGNAL)
+			return false;
+	return true;
+}
+
 bool replay_threads_setup(void)
 {
 	const struct replay_input *in = rp.in;
@@ -39,6 +53,7 @@ bool replay_threads_setup(void)
 	}
 	rp.state_slot = jit_thread_slot_reserve();
 	rp.budget_slot = jit_thread_slot_reserve();
+	rp.guard_only = guard_is_enough(in);
 	return rp.state_slot >= 0 && rp.budget_slot >= 0;
 }
 
@@ -293,6 +308,50 @@ void replay_note_flags_live(uint64_t pc)
 static bool flags_live_at(uint64_t pc)
 {
 	return live_flag_blocks[(pc >> 2) % 4096] == pc;
+}
+
+/* A block that may close a loop: one whose last instruction transfers control backwards
+ * (every cycle of the code has such an edge) or to a place only known when it runs. */
+bool replay_guard_block(const struct jit_block *b)
+{
+	if (!__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE))
+		return true; /* the first block must begin the thread */
+	size_t last = jit_block_length(b) - 1;
+	const ZydisDecodedInstruction *insn = jit_block_insn(b, last);
+	const ZydisDecodedOperand *op = jit_block_operands(b, last);
+	switch (insn->meta.category) {
+	case ZYDIS_CATEGORY_COND_BR:
+	case ZYDIS_CATEGORY_UNCOND_BR:
+	case ZYDIS_CATEGORY_CALL:
+		if (op[0].type != ZYDIS_OPERAND_TYPE_IMMEDIATE || !op[0].imm.is_relative)
+			return true;
+		return jit_block_pc(b, last) + insn->length + (uint64_t)op[0].imm.value.s <=
+		       jit_block_pc(b, last);
+	case ZYDIS_CATEGORY_RET:
+		return true;
+	default:
+		return false; /* it goes on to the next instruction (a syscall returns there) */
+	}
+}
+
+void replay_thread_guard(const struct jit_callout *c)
+{
+	struct jit_thread *t = c->thread;
+	struct rthread *th = rthread_of(t);
+	uint64_t icount = jit_callout_icount(c), end = th->rt->end_icount;
+	if (!th->begun) {
+		take_turn(th, icount);
+		begin(t, th);
+		__atomic_store_n(&rp.began, true, __ATOMIC_RELEASE);
+	}
+	if (icount > end)
+		diverged(th, icount, "the thread ran past icount %lu, where the recording ends it",
+			 end);
+	/* Only guarded blocks count down: the callout comes again before the thread can be
+	 * far past its end. */
+	uint64_t left = end - icount;
+	jit_thread_slot_set(t, rp.budget_slot,
+			    left > c->block_remaining ? left - c->block_remaining : 0);
 }
 
 void replay_thread_block_start(const struct jit_callout *c)
