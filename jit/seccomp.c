@@ -343,21 +343,22 @@ static bool read_chain(struct jit_thread *t, int fd, const char **why)
 		*why = "out of memory";
 		return false;
 	}
-	bool ok = true;
-	for (uint32_t i = 0; i < count && ok; i++) {
+	*why = NULL;
+	for (uint32_t i = 0; i < count && !*why; i++) {
 		uint32_t len;
-		ok = read_exact(fd, &len, sizeof len) && len && len <= BPF_MAXINSNS &&
-		     read_exact(fd, prog, len * sizeof *prog) && seccomp_bpf_valid(prog, len);
-		struct seccomp_filter *f = ok ? filter_new(t->seccomp, prog, len) : NULL;
-		*why = ok && !f ? "out of memory" : "a filter is damaged";
-		ok = f != NULL;
-		if (ok) {
+		struct seccomp_filter *f = NULL;
+		if (!read_exact(fd, &len, sizeof len) || !len || len > BPF_MAXINSNS ||
+		    !read_exact(fd, prog, len * sizeof *prog) || !seccomp_bpf_valid(prog, len))
+			*why = "a filter is damaged";
+		else if (!(f = filter_new(t->seccomp, prog, len)))
+			*why = "out of memory";
+		else {
 			drop(t->seccomp);
 			t->seccomp = f;
 		}
 	}
 	rt_free(prog);
-	return ok;
+	return !*why;
 }
 
 bool seccomp_adopt(struct jit_thread *t, int fd, const char **why)

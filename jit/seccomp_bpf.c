@@ -151,6 +151,24 @@ static bool jump_taken(uint16_t op, uint32_t a, uint32_t operand)
 	}
 }
 
+/* What a load of class BPF_LD or BPF_LDX (of a valid program) puts in its register. */
+static uint32_t loaded(const struct sock_filter *f, const struct seccomp_data *d,
+		       const uint32_t *mem)
+{
+	uint32_t v;
+	switch (BPF_MODE(f->code)) {
+	case BPF_ABS:
+		memcpy(&v, (const uint8_t *)d + f->k, sizeof v);
+		return v;
+	case BPF_LEN:
+		return sizeof *d;
+	case BPF_MEM:
+		return mem[f->k];
+	default: /* BPF_IMM */
+		return f->k;
+	}
+}
+
 uint32_t seccomp_bpf_run(const struct sock_filter *prog, size_t len, const struct seccomp_data *d)
 {
 	uint32_t a = 0, x = 0, mem[BPF_MEMWORDS] = {0};
@@ -158,22 +176,10 @@ uint32_t seccomp_bpf_run(const struct sock_filter *prog, size_t len, const struc
 		const struct sock_filter *f = &prog[pc];
 		switch (BPF_CLASS(f->code)) {
 		case BPF_LD:
-			if (BPF_MODE(f->code) == BPF_ABS)
-				memcpy(&a, (const uint8_t *)d + f->k, sizeof a);
-			else if (BPF_MODE(f->code) == BPF_LEN)
-				a = sizeof *d;
-			else if (BPF_MODE(f->code) == BPF_MEM)
-				a = mem[f->k];
-			else
-				a = f->k;
+			a = loaded(f, d, mem);
 			break;
 		case BPF_LDX:
-			if (BPF_MODE(f->code) == BPF_LEN)
-				x = sizeof *d;
-			else if (BPF_MODE(f->code) == BPF_MEM)
-				x = mem[f->k];
-			else
-				x = f->k;
+			x = loaded(f, d, mem);
 			break;
 		case BPF_ST:
 			mem[f->k] = a;

@@ -670,8 +670,13 @@ long syscall_refused(struct jit_thread *t, const struct seccomp_verdict *v)
 		signals_force(t, &v->info);
 		return v->result;
 	case SECCOMP_KILLS_THREAD:
-		if (!t->vfork_child && threads_live() > 1)
+		if (!t->vfork_child && threads_live() > 1) {
+			/* Clients see the thread's exit (a recorder writes what the kernel
+			 * would at it, and hands its turn on). */
+			const long exit_args[6] = {0};
+			instrument_syscall_pre(t, SYS_exit, exit_args);
 			thread_leaves(t, 0);
+		}
 		signals_die_by(v->sig, JIT_DEATH_IN_SYSCALL); /* the last thread: the process */
 	case SECCOMP_KILLS_PROCESS:
 		signals_die_by(v->sig, JIT_DEATH_IN_SYSCALL);
@@ -681,16 +686,11 @@ long syscall_refused(struct jit_thread *t, const struct seccomp_verdict *v)
 }
 
 /* A syscall the app's filters refuse never starts: clients see its result only (a replay
- * injects it and runs no filter), or the exit of a thread it kills while others go on. */
+ * injects it and runs no filter). */
 static long refused_for_clients(struct jit_thread *t, long nr, const long args[6],
 				const struct seccomp_verdict *v)
 {
 	t->syscall_in_progress = nr;
-	if (v->outcome == SECCOMP_KILLS_THREAD && !t->vfork_child && threads_live() > 1) {
-		const long exit_args[6] = {0};
-		instrument_syscall_pre(t, SYS_exit, exit_args);
-		thread_leaves(t, 0);
-	}
 	long result = syscall_refused(t, v);
 	if (nr != SYS_rt_sigreturn)
 		instrument_syscall_post(t, nr, args, result);

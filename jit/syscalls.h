@@ -15,7 +15,8 @@ void syscall_dispatch(struct jit_thread *t);
  * of exit). */
 void syscall_dispatch_judged(struct jit_thread *t, const struct seccomp_verdict *v);
 /* What a refusing verdict does to t: the syscall's result (SECCOMP_FAILS, SECCOMP_TRAPS,
- * which also forces its signal), or no return (the thread or the process dies). */
+ * which also forces its signal), or no return (the thread or the process dies; clients see
+ * a thread that dies while others go on exit). */
 long syscall_refused(struct jit_thread *t, const struct seccomp_verdict *v);
 
 #endif

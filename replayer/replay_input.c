@@ -24,6 +24,17 @@ int replay_input_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 	return code;
 }
 
+void *replay_input_grow(void *array, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return array;
+	size_t ncap = *cap ? *cap * 2 : first;
+	void *grown = realloc(array, ncap * size);
+	if (grown)
+		*cap = ncap;
+	return grown;
+}
+
 static bool copy_regs(struct replay_regs *out, const struct pinball_regs *in)
 {
 	memcpy(out->gpr, in->gpr, sizeof out->gpr);
@@ -42,14 +53,11 @@ static struct replay_thread *thread_of(struct replay_input *in, uint32_t tid, si
 	for (size_t i = 0; i < in->nthreads; i++)
 		if (in->threads[i].tid == tid)
 			return &in->threads[i];
-	if (in->nthreads == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct replay_thread *n = realloc(in->threads, ncap * sizeof *n);
-		if (!n)
-			return NULL;
-		in->threads = n;
-		*cap = ncap;
-	}
+	struct replay_thread *grown =
+	    replay_input_grow(in->threads, in->nthreads, cap, sizeof *grown, 16);
+	if (!grown)
+		return NULL;
+	in->threads = grown;
 	struct replay_thread *t = &in->threads[in->nthreads++];
 	*t = (struct replay_thread){.tid = tid};
 	return t;
@@ -169,15 +177,13 @@ static int read_thread_events(const struct pinball_reader *r, struct replay_thre
 	struct pinball_event e;
 	int got;
 	while ((got = pinball_next_event(c, &e)) == 1) {
-		if (t->nevents == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct replay_event *n = realloc(t->events, cap * sizeof *n);
-			if (!n) {
-				got = -2;
-				break;
-			}
-			t->events = n;
+		struct replay_event *grown =
+		    replay_input_grow(t->events, t->nevents, &cap, sizeof *grown, 256);
+		if (!grown) {
+			got = -2;
+			break;
 		}
+		t->events = grown;
 		if (!copy_event(&t->events[t->nevents++], &e)) {
 			got = -2;
 			break;
@@ -221,15 +227,13 @@ static int read_schedule(const struct pinball_reader *r, struct replay_input *in
 	struct pinball_slice s;
 	int got;
 	while ((got = pinball_next_slice(c, &s)) == 1) {
-		if (in->nslices == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct pinball_slice *n = realloc(in->slices, cap * sizeof *n);
-			if (!n) {
-				got = -2;
-				break;
-			}
-			in->slices = n;
+		struct pinball_slice *grown =
+		    replay_input_grow(in->slices, in->nslices, &cap, sizeof *grown, 256);
+		if (!grown) {
+			got = -2;
+			break;
 		}
+		in->slices = grown;
 		in->slices[in->nslices++] = s;
 	}
 	int rc = 0;

@@ -113,6 +113,11 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 /* The thread recorded as tid, or NULL. */
 const struct replay_thread *replay_input_thread(const struct replay_input *in, uint32_t tid);
 
+/* Room for one more element (of `size` bytes) after the n in array, whose capacity *cap
+ * doubles from `first`: the array (moved, perhaps), or NULL when out of memory (the old
+ * one stays). Loading's arrays, on the driver's thread. */
+void *replay_input_grow(void *array, size_t n, size_t *cap, size_t size, size_t first);
+
 /* Loading's failures: the message into err, `code` returned. */
 int replay_input_fail(char *err, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

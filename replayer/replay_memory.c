@@ -15,14 +15,11 @@ enum { PAGE = 4096 };
 
 static bool hold(struct replay_input *in, uint64_t start, uint64_t end, uint32_t prot, int kind)
 {
-	if (in->nranges == in->capranges) {
-		size_t ncap = in->capranges ? in->capranges * 2 : 256;
-		struct replay_range *n = realloc(in->ranges, ncap * sizeof *n);
-		if (!n)
-			return false;
-		in->ranges = n;
-		in->capranges = ncap;
-	}
+	struct replay_range *grown =
+	    replay_input_grow(in->ranges, in->nranges, &in->capranges, sizeof *grown, 256);
+	if (!grown)
+		return false;
+	in->ranges = grown;
 	in->ranges[in->nranges++] = (struct replay_range){start, end, prot, kind};
 	return true;
 }
@@ -100,14 +97,11 @@ static int map_recorded(const struct pinball_reader *r, struct replay_input *in,
 /* A page of a mapping the region made, kept for its mmap (replay_mmap_page). */
 static bool keep_mmap_page(struct replay_input *in, const struct pinball_page *p, size_t *cap)
 {
-	if (in->nmmap_pages == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		struct replay_mmap_page *n = realloc(in->mmap_pages, ncap * sizeof *n);
-		if (!n)
-			return false;
-		in->mmap_pages = n;
-		*cap = ncap;
-	}
+	struct replay_mmap_page *grown =
+	    replay_input_grow(in->mmap_pages, in->nmmap_pages, cap, sizeof *grown, 256);
+	if (!grown)
+		return false;
+	in->mmap_pages = grown;
 	uint8_t *data = NULL;
 	if (p->data && !(data = malloc(PAGE)))
 		return false;

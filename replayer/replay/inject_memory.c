@@ -246,7 +246,7 @@ static const char *map_again(const struct replay_input *in, uint32_t tid, const 
 const char *inject_advice(const long a[6], const struct replay_event *e, char *why, size_t whylen)
 {
 	if (e->result != 0 || (a[2] != MADV_DONTNEED && a[2] != MADV_REMOVE))
-		return NULL;
+		return inject_writes(e, why, whylen);
 	uint64_t start = (uint64_t)a[0], end = start + page_up((uint64_t)a[1]);
 	if (end < start || !app_covers(start, end, 0))
 		return not_the_apps("madvise", start, end, why, whylen);
@@ -254,7 +254,7 @@ const char *inject_advice(const long a[6], const struct replay_event *e, char *w
 	 * recorded writes. Refused for a private copy of a shared view (MADV_REMOVE): the
 	 * recorded writes hold its zeros. */
 	rt_syscall3(SYS_madvise, a[0], a[1], a[2]);
-	return NULL;
+	return inject_writes(e, why, whylen);
 }
 
 const char *inject_memory_change(const struct replay_input *in, uint32_t tid, long nr,

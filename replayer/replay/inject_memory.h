@@ -11,9 +11,9 @@
 /* The kernel's writes of event e. NULL, or why they cannot be applied (the divergence). */
 const char *inject_writes(const struct replay_event *e, char *why, size_t whylen);
 
-/* madvise(args a) of event e, before its writes: MADV_DONTNEED and MADV_REMOVE zero what
- * they zeroed in the recording (the recorder has file pages in the writes). NULL, or why
- * it cannot be applied. */
+/* madvise(args a) of event e, then its writes: MADV_DONTNEED and MADV_REMOVE zero what they
+ * zeroed in the recording (the recorder has file pages in the writes). NULL, or why it
+ * cannot be applied. */
 const char *inject_advice(const long a[6], const struct replay_event *e, char *why, size_t whylen);
 
 /* Makes the address-space change of event e (syscall nr with args a, of thread tid) again,

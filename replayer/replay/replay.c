@@ -66,13 +66,12 @@ long replay_inject_syscall(struct jit_thread *t, struct rthread *th, uint64_t ic
 			 "bytes to fd %ld)",
 			 name_of(nr), e->result, a[0]);
 	char why[256];
-	const char *bad =
-	    syscall_replay_kind(nr, a) == SYSCALL_REPLAY_MEMORY_MAP
-		? inject_memory_change(rp.in, th->rt->tid, nr, a, e, &result, why, sizeof why)
-		: NULL;
-	if (!bad && nr == SYS_madvise)
+	const char *bad;
+	if (syscall_replay_kind(nr, a) == SYSCALL_REPLAY_MEMORY_MAP)
+		bad = inject_memory_change(rp.in, th->rt->tid, nr, a, e, &result, why, sizeof why);
+	else if (nr == SYS_madvise)
 		bad = inject_advice(a, e, why, sizeof why);
-	if (!bad && syscall_replay_kind(nr, a) != SYSCALL_REPLAY_MEMORY_MAP)
+	else
 		bad = inject_writes(e, why, sizeof why);
 	if (bad)
 		diverged(th, icount, "%s: %s", name_of(nr), bad);
