@@ -24,7 +24,7 @@ struct dispatch_stats dispatch_stats;
 static void link_exit(struct jit_exit *rec, const struct fragment *to)
 {
 	if (!rec->branch_field || rec->linked || rec->generation != fragment_generation() ||
-	    !rel32_reaches(rec->branch_field, to->cache_pc))
+	    !threads_may_link() || !rel32_reaches(rec->branch_field, to->cache_pc))
 		return;
 	patch_rel32(rec->branch_field, to->cache_pc);
 	rec->linked = true;

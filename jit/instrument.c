@@ -304,7 +304,7 @@ void jit_stop_the_world(const struct jit_thread *self)
 
 void jit_request_safe_point(struct jit_thread *t)
 {
-	t->safe_point_pending = true;
+	thread_want_safe_point(t);
 	jit_flush_cache(); /* unlinks everything: the thread leaves at its block's end */
 }
 
@@ -409,7 +409,7 @@ bool instrument_signal_filter(struct jit_thread *t, int sig, const void *info)
 
 void instrument_safe_point(struct jit_thread *t, uint64_t icount)
 {
-	t->safe_point_pending = false;
+	thread_take_safe_point(t);
 	if (t->vfork_child)
 		return;
 	for (int i = 0; i < client_count; i++)

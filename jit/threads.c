@@ -225,8 +225,33 @@ size_t threads_live(void)
 {
 	return __atomic_load_n(&live, __ATOMIC_ACQUIRE);
 }
+static size_t safe_points_wanted;
+
+void thread_want_safe_point(struct jit_thread *t)
+{
+	if (t->safe_point_pending)
+		return;
+	t->safe_point_pending = true;
+	__atomic_add_fetch(&safe_points_wanted, 1, __ATOMIC_ACQ_REL);
+}
+
+bool thread_take_safe_point(struct jit_thread *t)
+{
+	if (!t->safe_point_pending)
+		return false;
+	t->safe_point_pending = false;
+	__atomic_sub_fetch(&safe_points_wanted, 1, __ATOMIC_ACQ_REL);
+	return true;
+}
+
+bool threads_may_link(void)
+{
+	return __atomic_load_n(&safe_points_wanted, __ATOMIC_ACQUIRE) == 0;
+}
+
 void threads_exiting(struct jit_thread *t)
 {
+	thread_take_safe_point(t);
 	__atomic_store_n(&t->exited, 1, __ATOMIC_RELEASE);
 	__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL);
 }

@@ -49,6 +49,14 @@ void thread_clear_ibl(struct jit_thread *t);
 /* Points t's indirect-branch table slot for app_pc at a fragment's indirect entry. */
 void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *entry);
 
+/* Safe points (jit_request_safe_point): t is asked to stop at its block's end. While any
+ * thread is asked, no branch is linked, so that it leaves the cache there even through
+ * blocks other threads translate and run meanwhile (the request unlinked all the others). */
+void thread_want_safe_point(struct jit_thread *t);
+/* Whether t was asked; it no longer is. */
+bool thread_take_safe_point(struct jit_thread *t);
+bool threads_may_link(void);
+
 /* Threads started and not exited; threads_exiting takes one out (its block stays). */
 size_t threads_live(void);
 void threads_exiting(struct jit_thread *t);

@@ -14,6 +14,7 @@
 #include "messages.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
+#include "threads.h"
 #include "x86_emit.h"
 
 enum {
@@ -188,7 +189,7 @@ static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
 		return;
 	}
 	/* Even a branch linked at once keeps its stub, so that it can be unlinked. */
-	bool reach = known && rel32_reaches(field, known->cache_pc);
+	bool reach = known && threads_may_link() && rel32_reaches(field, known->cache_pc);
 	t->exits[t->exit_count++] = (struct pending_exit){rec, field, reach ? known : NULL};
 }
 
