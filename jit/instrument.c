@@ -22,8 +22,8 @@ enum { MAX_CLIENTS = 8 };
 static const struct jit_client *clients[MAX_CLIENTS];
 static int client_count;
 static int slots_reserved;
-/* The instruction count is kept in ICOUNT_STRIPES slots, a block adding to the one its
- * address picks: consecutive blocks then rarely update the same counter, so the counter's
+/* The instruction count is kept in ICOUNT_STRIPES slots, a block adding to one of them
+ * (icount_stripe): consecutive blocks then rarely update the same counter, so the counter's
  * load-add-store does not chain every block to the previous one. The count is their sum. */
 enum { ICOUNT_STRIPES = 4 };
 static int icount_slot = -1; /* the first of the stripes */
@@ -468,9 +468,13 @@ uint64_t jit_total_icount(void)
 	return sum;
 }
 
-static int icount_stripe(uint64_t pc)
+/* In turn, as blocks are translated: the blocks of a loop are mostly translated one after
+ * the other, the first time it runs, so they get different stripes (an address hash gave
+ * the two blocks of sort's hottest loop, 9 bytes apart, the same one). Under the lock. */
+static int icount_stripe(void)
 {
-	return icount_slot + (int)(((pc >> 4) ^ (pc >> 6)) % ICOUNT_STRIPES);
+	static unsigned turn;
+	return icount_slot + (int)(turn++ % ICOUNT_STRIPES);
 }
 
 uint64_t jit_callout_icount(const struct jit_callout *c)
@@ -508,7 +512,7 @@ static void count_instructions(struct jit_block *b)
 			jit_insert_rep_counter(b, i, icount_slot);
 	}
 	if (plain)
-		jit_insert_block_counter(b, icount_stripe(b->start_pc), plain);
+		jit_insert_block_counter(b, icount_stripe(), plain);
 }
 
 void instrument_thread_start(struct jit_thread *t, uint64_t pc)
