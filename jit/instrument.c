@@ -61,6 +61,24 @@ bool jit_block_flags_live(const struct jit_block *b)
 	return block_flags_live_from(b, 0);
 }
 
+bool jit_block_may_loop(const struct jit_block *b)
+{
+	const struct block_insn *last = &b->insns[b->length - 1];
+	const ZydisDecodedOperand *op = &last->ops[0];
+	switch (last->insn.meta.category) {
+	case ZYDIS_CATEGORY_COND_BR:
+	case ZYDIS_CATEGORY_UNCOND_BR:
+	case ZYDIS_CATEGORY_CALL:
+		if (op->type != ZYDIS_OPERAND_TYPE_IMMEDIATE || !op->imm.is_relative)
+			return true;
+		return last->pc + last->insn.length + (uint64_t)op->imm.value.s <= last->pc;
+	case ZYDIS_CATEGORY_RET:
+		return true;
+	default:
+		return false; /* it goes on to the next instruction (a syscall returns there) */
+	}
+}
+
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn)
 {
 	const ZydisInstructionAttributes rep =

@@ -26,8 +26,8 @@ static const struct knob logger_knobs[] = {
      .kind = KNOB_UINT,
      .offset = offsetof(struct logger_knobs, slice),
      .value = "N",
-     .help = "in a region, a thread runs N instructions before another waiting thread "
-	     "gets its turn (0: the default)",
+     .help = "in a region, a thread runs about N instructions before another waiting "
+	     "thread gets its turn (0: the default)",
      .max = 1ull << 40},
     KNOB("-jit:check_native_exec", KNOB_BOOL, check_native_exec, NULL,
 	 "keep app code non-executable, so any escape from the cache faults"),

@@ -62,6 +62,12 @@ uint32_t jit_real_prot(uint64_t addr, uint32_t prot);
 /* Whether the block may read the flags it starts with. */
 bool jit_block_flags_live(const struct jit_block *b);
 
+/* Whether the block may close a loop: its last instruction transfers control backwards
+ * (every cycle of the code has such an edge) or to a place known only when it runs. A
+ * check that must come round while code runs, but not at an exact instruction, needs
+ * only these blocks. */
+bool jit_block_may_loop(const struct jit_block *b);
+
 /* A REP/REPE/REPNE-prefixed string instruction: it executes once per iteration. */
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn);
 

@@ -323,7 +323,7 @@ static void nondet_callout(const struct jit_callout *c)
 }
 
 /* In a region, every non-deterministic instruction is run by the recorder, which keeps
- * its result for the replayer, and every block starts with the time slice's check. */
+ * its result for the replayer, and blocks where code can loop check the time slice. */
 static void instrument(struct jit_block *b, void *arg)
 {
 	(void)arg;
@@ -335,9 +335,8 @@ static void instrument(struct jit_block *b, void *arg)
 
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
-	(void)pc;
 	(void)arg;
-	region_thread_new(t);
+	region_thread_new(t, pc);
 	newest_thread = t;
 }
 

@@ -52,7 +52,8 @@ void prepare_memory(long nr, const long args[6]);
 
 /* region_threads.c: the threads of a region, their start and end states, the baton. */
 void region_threads_setup(void);
-void region_thread_new(struct jit_thread *t);
+/* t is made by a clone; it will start at pc. */
+void region_thread_new(struct jit_thread *t, uint64_t pc);
 /* The stopper, world stopped: the region begins or ends with every thread (at the
  * stopper's absolute instruction count; at an end, inside syscall nr when nr >= 0). */
 void region_threads_begin(struct jit_thread *self, uint64_t icount);
@@ -79,7 +80,7 @@ bool region_thread_syscall_return(struct jit_thread *t, long nr);
 /* After the syscall's event: the thread waits for the baton. */
 void region_thread_resume(struct jit_thread *t, long result);
 void region_thread_exits(struct jit_thread *t);
-/* A time-slice check at every block start, while the region records. */
+/* The time-slice checks, while the region records (where code can loop). */
 void region_instrument_block(struct jit_block *b);
 /* What the kernel does to app memory at a thread's exit, as the app set it up. */
 struct exit_words {

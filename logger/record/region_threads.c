@@ -37,16 +37,73 @@ struct rec_thread {
 	uint64_t slice_start;  /* region-relative count where its current slice began */
 	enum waiting waits;
 	uint64_t wait_icount; /* region-relative */
+	/* The slice's budget counts only the blocks that check it (slice_checked): what it
+	 * was set to, at which absolute count, and the share of the thread's instructions
+	 * those blocks ran the last time it ran out (per 1024), to aim the next one. */
+	uint64_t armed, armed_at;
+	uint32_t loop_share;
 	long wait_result;
 	struct exit_words exit_words; /* kept from region to region */
 };
 
 static int state_slot = -1, budget_slot = -1;
 
-/* The time slices' checks (a budget check at every block start, and at every PAUSE) matter
- * only when another thread can want the baton: a region of one thread runs without them
- * (they took a third of its recording time), and gets them when a second thread is born. */
+/* The time slices' checks (a budget check, and a check at every PAUSE) matter only when
+ * another thread can want the baton: a region of one thread runs without them (they took
+ * a third of its recording time), and gets them when a second thread is born. */
 static bool slices_checked;
+
+/* A slice need not end at an exact instruction, only come round while the thread runs:
+ * its check is in the blocks that may close a loop (in sort's hottest loop, one block of
+ * two, whose budget updates had chained from block to block), and in the first block of
+ * threads born in a region, which must wait for the baton before they run anything. */
+enum { MAX_ENTRIES = 16 };
+static uint64_t entry_pcs[MAX_ENTRIES];
+static size_t entry_count;
+static bool check_every_block; /* more entry points than entry_pcs holds */
+
+static bool is_entry(uint64_t pc)
+{
+	for (size_t i = 0; i < entry_count; i++)
+		if (entry_pcs[i] == pc)
+			return true;
+	return false;
+}
+
+/* A thread born in the region starts at pc (under the runtime's lock). */
+static void check_entry(uint64_t pc)
+{
+	if (check_every_block || is_entry(pc))
+		return;
+	if (entry_count == MAX_ENTRIES) {
+		check_every_block = true;
+		jit_request_retranslation();
+		return;
+	}
+	entry_pcs[entry_count++] = pc;
+	jit_request_retranslation_at(&pc, 1);
+}
+
+/* The next slice's budget, from `absolute` on: about `rec.slice` instructions, as the
+ * checked blocks' share of them was the last time. */
+static void arm_slice(struct jit_thread *t, struct rec_thread *st, uint64_t absolute)
+{
+	uint64_t budget =
+	    rec.slice / 1024 * st->loop_share + rec.slice % 1024 * st->loop_share / 1024;
+	st->armed = budget ? budget : 1;
+	st->armed_at = absolute;
+	jit_thread_slot_set(t, budget_slot, st->armed);
+}
+
+/* The budget ran out at `absolute`: the checked blocks' share of what the thread ran. */
+static void measure_share(const struct jit_thread *t, struct rec_thread *st, uint64_t absolute)
+{
+	uint64_t ran = absolute - st->armed_at;
+	uint64_t counted = st->armed - jit_thread_slot_get(t, budget_slot);
+	if (ran && counted <= ran)
+		st->loop_share =
+		    (uint32_t)(counted * 1024 / ran) ? (uint32_t)(counted * 1024 / ran) : 1;
+}
 
 static struct rec_thread *state_of(const struct jit_thread *t)
 {
@@ -89,11 +146,12 @@ void region_threads_setup(void)
 		jit_fatal("no per-thread slot left for the recorder");
 }
 
-void region_thread_new(struct jit_thread *t)
+void region_thread_new(struct jit_thread *t, uint64_t pc)
 {
 	struct rec_thread *st = rt_calloc(1, sizeof *st);
 	if (!st)
 		jit_fatal("out of memory while recording");
+	st->loop_share = 1024;
 	jit_thread_slot_set(t, state_slot, (uint64_t)st);
 	if (rec.state == IN && !rec.disabled) {
 		/* Born in the region: from its first instruction, which waits for the baton. */
@@ -105,8 +163,9 @@ void region_thread_new(struct jit_thread *t)
 		st->waits = AT_BOUNDARY;
 		st->start_icount = jit_thread_icount(t);
 		tell_observer(t, CONTROL_EVENT_START, st->start_icount);
+		/* before the kernel makes the thread: its first block has the check */
+		check_entry(pc);
 		if (!slices_checked) {
-			/* before the kernel makes the thread: its first block has the check */
 			slices_checked = true;
 			jit_request_retranslation();
 		}
@@ -214,7 +273,7 @@ static void acquire(struct jit_thread *t, struct rec_thread *st, enum waiting wh
 		st->waits = RUNNING;
 		if (st->holds) {
 			st->slice_start = absolute - st->start_icount;
-			jit_thread_slot_set(t, budget_slot, rec.slice);
+			arm_slice(t, st, absolute);
 			return;
 		}
 		/* A new region began while it waited: it starts there, where it waits. */
@@ -235,7 +294,9 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 		struct rec_thread *st = state_of(t);
 		if (!st || st->gone)
 			continue;
-		*st = (struct rec_thread){.region = rec.region, .exit_words = st->exit_words};
+		*st = (struct rec_thread){.region = rec.region,
+					  .exit_words = st->exit_words,
+					  .loop_share = st->loop_share};
 		jit_thread_slot_set(t, budget_slot, 0);
 		long nr;
 		if (t == self)
@@ -257,7 +318,7 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 	record_start(self, me, icount, &(struct state_note){0});
 	baton_enable();
 	me->holds = true;
-	jit_thread_slot_set(self, budget_slot, rec.slice);
+	arm_slice(self, me, icount);
 }
 
 void region_thread_safe_point(struct jit_thread *t, uint64_t icount)
@@ -361,8 +422,10 @@ static void slice_check(const struct jit_callout *c)
 	if (!st->started) /* missed its safe point: it starts here */
 		record_start(t, st, jit_callout_icount(c), &(struct state_note){0});
 	uint64_t icount = region_callout_icount(c);
+	if (st->holds)
+		measure_share(t, st, jit_callout_icount(c));
 	if (st->holds && !baton_wanted()) {
-		jit_thread_slot_set(t, budget_slot, rec.slice);
+		arm_slice(t, st, jit_callout_icount(c));
 		return;
 	}
 	if (st->holds)
@@ -386,7 +449,8 @@ void region_instrument_block(struct jit_block *b)
 {
 	if (!slices_checked)
 		return;
-	jit_insert_budget_check(b, budget_slot, slice_check, NULL);
+	if (check_every_block || jit_block_may_loop(b) || is_entry(jit_block_pc(b, 0)))
+		jit_insert_budget_check(b, budget_slot, slice_check, NULL);
 	for (size_t i = 0; i < jit_block_length(b); i++)
 		if (jit_block_insn(b, i)->mnemonic == ZYDIS_MNEMONIC_PAUSE)
 			jit_insert_callout(b, i, pause_check, NULL);

@@ -310,28 +310,11 @@ static bool flags_live_at(uint64_t pc)
 	return live_flag_blocks[(pc >> 2) % 4096] == pc;
 }
 
-/* A block that may close a loop: one whose last instruction transfers control backwards
- * (every cycle of the code has such an edge) or to a place only known when it runs. */
 bool replay_guard_block(const struct jit_block *b)
 {
 	if (!__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE))
 		return true; /* the first block must begin the thread */
-	size_t last = jit_block_length(b) - 1;
-	const ZydisDecodedInstruction *insn = jit_block_insn(b, last);
-	const ZydisDecodedOperand *op = jit_block_operands(b, last);
-	switch (insn->meta.category) {
-	case ZYDIS_CATEGORY_COND_BR:
-	case ZYDIS_CATEGORY_UNCOND_BR:
-	case ZYDIS_CATEGORY_CALL:
-		if (op[0].type != ZYDIS_OPERAND_TYPE_IMMEDIATE || !op[0].imm.is_relative)
-			return true;
-		return jit_block_pc(b, last) + insn->length + (uint64_t)op[0].imm.value.s <=
-		       jit_block_pc(b, last);
-	case ZYDIS_CATEGORY_RET:
-		return true;
-	default:
-		return false; /* it goes on to the next instruction (a syscall returns there) */
-	}
+	return jit_block_may_loop(b);
 }
 
 void replay_thread_guard(const struct jit_callout *c)
