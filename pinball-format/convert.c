@@ -140,7 +140,8 @@ const char *header_from_pb(const Pinball__Header *ph, struct pinball_header *h, 
 	if (ph->page_size < 4096 || ph->page_size > (1u << 30) ||
 	    (ph->page_size & (ph->page_size - 1)))
 		return "bad page size";
-	if (ph->format_major != PINBALL_FORMAT_MAJOR)
+	if (ph->format_major < PINBALL_FORMAT_OLDEST_MAJOR ||
+	    ph->format_major > PINBALL_FORMAT_MAJOR)
 		return "a format version this reader does not read";
 	if (ph->xsave_size && (ph->xsave_size < 576 || ph->xsave_size > (1u << 20)))
 		return "an impossible xsave size";

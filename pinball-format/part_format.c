@@ -1,9 +1,10 @@
 #include "part_format.h"
 
-#include "rt_crc32c.h"
 #include "pinball.h"
+#include "rt_crc32c.h"
 
-void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], const char *name)
+void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], const char *name,
+			enum part_codec codec)
 {
 	memset(out, 0, PART_HEADER_SIZE);
 	memcpy(out, PART_MAGIC, PART_MAGIC_SIZE);
@@ -12,6 +13,7 @@ void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], con
 	put_le32(out + 12, PART_HEADER_SIZE);
 	memcpy(out + 16, id, 16);
 	strncpy((char *)out + 32, name, PART_NAME_SIZE - 1);
+	put_le32(out + 56, codec);
 	put_le32(out + 60, rt_crc32c(0, out, 60));
 }
 

@@ -2,11 +2,12 @@
  *
  *   file header, 64 bytes:
  *     0 magic "PINBALL\x1a" | 8 u16 major | 10 u16 minor | 12 u32 header size (64)
- *     16 id[16] | 32 part name, NUL-padded [24] | 56 u32 reserved 0 | 60 u32 crc32c(0..59)
+ *     16 id[16] | 32 part name, NUL-padded [24] | 56 u32 codec | 60 u32 crc32c(0..59)
  *   chunks, each a 16-byte header then `stored` payload bytes:
  *     0 u32 stored | 4 u32 raw | 8 u32 sequence number | 12 u32 crc32c(header 0..11, payload)
  *     raw == 0, stored == 16: the end chunk; payload u64 records, u64 raw bytes; then EOF
- *     stored == raw: payload is the raw bytes; stored < raw: an LZ4 block of raw bytes
+ *     stored == raw: payload is the raw bytes; stored < raw: the raw bytes compressed by
+ *     the part's codec (PART_CODEC_LZ4: an LZ4 block; PART_CODEC_ZSTD: a zstd frame)
  *   raw bytes: records, each a protobuf varint length then that many bytes of message.
  * All integers little-endian. */
 #ifndef PINBALL_PART_FORMAT_H
@@ -27,8 +28,11 @@
 #define CHUNK_RAW_MAX (64u << 20)
 /* Raw size at which a writer closes a chunk. */
 #define CHUNK_TARGET_PAGES (256u << 10)
-/* LZ4HC level of the pages part: levels above 6 gain under 1% here at twice the time. */
-#define PAGES_HC_LEVEL 6
+/* How a part's chunks are compressed (the header's u32 at 56). */
+enum part_codec { PART_CODEC_LZ4 = 0, PART_CODEC_ZSTD = 1 };
+/* zstd level of the pages part (code and data, written by a helper thread); the other
+ * parts use level 1. */
+#define PAGES_ZSTD_LEVEL 12
 #define CHUNK_TARGET_SMALL (64u << 10)
 
 static inline void put_le16(uint8_t *p, uint16_t v)
@@ -60,7 +64,8 @@ static inline uint64_t get_le64(const uint8_t *p)
 }
 
 /* Fills a 64-byte part header. */
-void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], const char *name);
+void part_header_encode(uint8_t out[PART_HEADER_SIZE], const uint8_t id[16], const char *name,
+			enum part_codec codec);
 /* Fills a 16-byte chunk header whose crc covers it and `payload`. */
 void chunk_header_encode(uint8_t out[CHUNK_HEADER_SIZE], uint32_t stored, uint32_t raw,
 			 uint32_t seq, const uint8_t *payload);

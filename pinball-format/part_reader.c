@@ -9,10 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
-#include "rt_crc32c.h"
 #include "part_format.h"
 #include "pinball.h"
+#include "rt_crc32c.h"
 
 static int fail_at(struct part_reader *pr, uint64_t offset, const char *fmt, va_list ap)
 {
@@ -74,9 +75,9 @@ static int check_header(struct part_reader *pr, const char *name, const uint8_t 
 	if (get_le32(h + 60) != rt_crc32c(0, h, 60))
 		return fail_offset(pr, 60, "part header checksum mismatch");
 	unsigned major = get_le16(h + 8), minor = get_le16(h + 10);
-	if (major != PINBALL_FORMAT_MAJOR)
-		return fail_offset(pr, 8, "format version %u.%u; this reader reads %u.x", major,
-				   minor, PINBALL_FORMAT_MAJOR);
+	if (major < PINBALL_FORMAT_OLDEST_MAJOR || major > PINBALL_FORMAT_MAJOR)
+		return fail_offset(pr, 8, "format version %u.%u; this reader reads %u.x to %u.x",
+				   major, minor, PINBALL_FORMAT_OLDEST_MAJOR, PINBALL_FORMAT_MAJOR);
 	if (get_le32(h + 12) != PART_HEADER_SIZE)
 		return fail_offset(pr, 12, "header size %u, expected %u", get_le32(h + 12),
 				   PART_HEADER_SIZE);
@@ -93,6 +94,9 @@ static int check_header(struct part_reader *pr, const char *name, const uint8_t 
 		return fail_offset(pr, 16,
 				   "pinball id differs from P.meta's: part of another pinball");
 	memcpy(pr->id, h + 16, 16);
+	pr->codec = get_le32(h + 56);
+	if (pr->codec != PART_CODEC_LZ4 && pr->codec != PART_CODEC_ZSTD)
+		return fail_offset(pr, 56, "unknown compression %u", pr->codec);
 	return 0;
 }
 
@@ -149,6 +153,24 @@ static int read_end_chunk(struct part_reader *pr)
 	return 0;
 }
 
+/* The stored bytes of a compressed chunk into its `raw` bytes at pr->raw. */
+static int decompress_chunk(struct part_reader *pr, uint32_t stored, uint32_t raw)
+{
+	if (pr->codec == PART_CODEC_LZ4) {
+		int n = LZ4_decompress_safe((const char *)pr->stored, (char *)pr->raw, (int)stored,
+					    (int)raw);
+		return n == (int)raw
+			   ? 0
+			   : part_reader_fail(pr, "LZ4 data does not decode to %u bytes", raw);
+	}
+	if (!pr->zstd_dctx && !(pr->zstd_dctx = ZSTD_createDCtx()))
+		return part_reader_fail(pr, "out of memory for zstd");
+	size_t n = ZSTD_decompressDCtx(pr->zstd_dctx, pr->raw, raw, pr->stored, stored);
+	return !ZSTD_isError(n) && n == raw
+		   ? 0
+		   : part_reader_fail(pr, "zstd data does not decode to %u bytes", raw);
+}
+
 /* Loads the next chunk into pr->raw. 1 loaded, 0 end chunk, -1 error. */
 static int load_chunk(struct part_reader *pr)
 {
@@ -183,10 +205,8 @@ static int load_chunk(struct part_reader *pr)
 	} else {
 		if (grow(&pr->raw, &pr->raw_cap, raw) < 0)
 			return part_reader_fail(pr, "out of memory for a %u-byte chunk", raw);
-		int n = LZ4_decompress_safe((const char *)pr->stored, (char *)pr->raw, (int)stored,
-					    (int)raw);
-		if (n != (int)raw)
-			return part_reader_fail(pr, "LZ4 data does not decode to %u bytes", raw);
+		if (decompress_chunk(pr, stored, raw) < 0)
+			return -1;
 	}
 	pr->chunks++;
 	pr->stored_bytes += stored;
@@ -232,6 +252,7 @@ void part_reader_close(struct part_reader *pr)
 	free(pr->path);
 	free(pr->stored);
 	free(pr->raw);
+	ZSTD_freeDCtx(pr->zstd_dctx);
 	memset(pr, 0, sizeof *pr);
 	pr->fd = -1;
 }

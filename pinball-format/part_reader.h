@@ -16,6 +16,8 @@ struct part_reader {
 	uint64_t offset;       /* next unread byte */
 	uint64_t chunk_offset; /* header of the chunk being consumed */
 	uint8_t id[16];
+	uint32_t codec;	 /* enum part_codec */
+	void *zstd_dctx; /* made on first use */
 	uint8_t *stored, *raw;
 	size_t stored_cap, raw_cap, raw_len, raw_pos;
 	uint32_t chunks;

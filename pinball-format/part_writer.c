@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "part_format.h"
 #include "pinball.h"
@@ -73,41 +74,70 @@ static int write_chunk(struct part_writer *pw, const uint8_t *payload, uint32_t 
 	return 0;
 }
 
+void chunk_scratch_free(struct chunk_scratch *s)
+{
+	free(s->buf);
+	free(s->hc_state);
+	ZSTD_freeCCtx(s->zstd_cctx);
+	memset(s, 0, sizeof *s);
+}
+
+/* The chunk's raw bytes compressed into the scratch buffer: their size, or 0 when they
+ * do not compress (or -1 on error). */
+static long compress_chunk(struct part_writer *pw)
+{
+	struct chunk_scratch *s = pw->scratch;
+	bool zstd = pw->how.codec == PART_CODEC_ZSTD;
+	size_t bound =
+	    zstd ? ZSTD_compressBound(pw->raw_len) : (size_t)LZ4_compressBound((int)pw->raw_len);
+	if (s->cap < bound) {
+		uint8_t *grown = realloc(s->buf, bound);
+		if (!grown)
+			return fail_errno(pw, "out of memory", ENOMEM);
+		s->buf = grown;
+		s->cap = bound;
+	}
+	if (zstd) {
+		if (!s->zstd_cctx && !(s->zstd_cctx = ZSTD_createCCtx()))
+			return fail_errno(pw, "out of memory", ENOMEM);
+		size_t n = ZSTD_compressCCtx(s->zstd_cctx, s->buf, bound, pw->raw, pw->raw_len,
+					     pw->how.level);
+		return ZSTD_isError(n) ? 0 : (long)n;
+	}
+	if (pw->how.level && !s->hc_state && !(s->hc_state = malloc((size_t)LZ4_sizeofStateHC())))
+		return fail_errno(pw, "out of memory", ENOMEM);
+	const char *raw_bytes = (const char *)pw->raw;
+	int n = pw->how.level
+		    ? LZ4_compress_HC_extStateHC(s->hc_state, raw_bytes, (char *)s->buf,
+						 (int)pw->raw_len, (int)bound, pw->how.level)
+		    : LZ4_compress_default(raw_bytes, (char *)s->buf, (int)pw->raw_len, (int)bound);
+	return n > 0 ? n : 0;
+}
+
 static int flush_chunk(struct part_writer *pw)
 {
 	if (!pw->raw_len)
 		return 0;
-	int bound = LZ4_compressBound((int)pw->raw_len);
-	struct lz4_scratch *s = pw->scratch;
-	if (s->cap < (size_t)bound) {
-		uint8_t *grown = realloc(s->buf, (size_t)bound);
-		if (!grown)
-			return fail_errno(pw, "out of memory", ENOMEM);
-		s->buf = grown;
-		s->cap = (size_t)bound;
-	}
-	if (pw->hc_level && !s->hc_state && !(s->hc_state = malloc((size_t)LZ4_sizeofStateHC())))
-		return fail_errno(pw, "out of memory", ENOMEM);
-	const char *raw_bytes = (const char *)pw->raw;
-	int n = pw->hc_level
-		    ? LZ4_compress_HC_extStateHC(s->hc_state, raw_bytes, (char *)s->buf,
-						 (int)pw->raw_len, bound, pw->hc_level)
-		    : LZ4_compress_default(raw_bytes, (char *)s->buf, (int)pw->raw_len, bound);
+	long n = compress_chunk(pw);
+	if (n < 0)
+		return -1;
 	uint32_t raw = (uint32_t)pw->raw_len;
-	int r = (n > 0 && (uint32_t)n < raw) ? write_chunk(pw, s->buf, (uint32_t)n, raw)
+	int r = (n > 0 && (uint64_t)n < raw) ? write_chunk(pw, pw->scratch->buf, (uint32_t)n, raw)
 					     : write_chunk(pw, pw->raw, raw, raw);
 	pw->raw_len = 0;
 	return r;
 }
 
 int part_writer_open(struct part_writer *pw, const char *base, const char *name,
-		     const uint8_t id[16], size_t target, struct lz4_scratch *scratch, char *err)
+		     const uint8_t id[16], size_t target, struct chunk_scratch *scratch,
+		     struct part_compression how, char *err)
 {
 	memset(pw, 0, sizeof *pw);
 	pw->fd = -1;
 	pw->err = err;
 	pw->target = target;
 	pw->scratch = scratch;
+	pw->how = how;
 	char idhex[9];
 	snprintf(idhex, sizeof idhex, "%02x%02x%02x%02x", id[0], id[1], id[2], id[3]);
 	if (asprintf(&pw->final_path, "%s.%s", base, name) < 0 ||
@@ -124,7 +154,7 @@ int part_writer_open(struct part_writer *pw, const char *base, const char *name,
 	}
 	pw->fd = place_fd(pw->fd);
 	uint8_t head[PART_HEADER_SIZE];
-	part_header_encode(head, id, name);
+	part_header_encode(head, id, name, how.codec);
 	struct iovec iov = {head, sizeof head};
 	return write_all(pw, &iov, 1);
 }

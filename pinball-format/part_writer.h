@@ -1,4 +1,4 @@
-/* Writes one part file: the header, records packed into LZ4 chunks, the end chunk.
+/* Writes one part file: the header, records packed into compressed chunks, the end chunk.
  * Internal to the writer; runs on a helper thread (glibc allowed). */
 #ifndef PINBALL_PART_WRITER_H
 #define PINBALL_PART_WRITER_H
@@ -7,12 +7,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Compression output buffer, shared by the parts of one pinball writer. */
-struct lz4_scratch {
+#include "part_format.h"
+
+/* Compression output buffer and states, shared by the parts of one pinball writer. */
+struct chunk_scratch {
 	uint8_t *buf;
 	size_t cap;
-	void *hc_state; /* LZ4HC's, made on first use */
+	void *hc_state;	 /* LZ4HC's, made on first use */
+	void *zstd_cctx; /* zstd's, made on first use */
 };
+void chunk_scratch_free(struct chunk_scratch *s);
+
+/* How a part's chunks are compressed. */
+struct part_compression {
+	enum part_codec codec;
+	int level; /* LZ4: 0 for its fast mode, else LZ4HC's level; zstd: its level */
+};
+#define PART_LZ4_FAST ((struct part_compression){PART_CODEC_LZ4, 0})
+#define PART_ZSTD_FAST ((struct part_compression){PART_CODEC_ZSTD, 1})
 
 struct part_writer {
 	char *name;	  /* "pages" */
@@ -24,15 +36,15 @@ struct part_writer {
 	size_t raw_len, raw_cap, target;
 	uint32_t chunks;
 	uint64_t records, raw_bytes, stored_bytes;
-	struct lz4_scratch *scratch;
-	/* 0: LZ4's fast mode; else LZ4HC at this level (same format, same decoder). */
-	int hc_level;
+	struct chunk_scratch *scratch;
+	struct part_compression how;
 	char *err; /* the owner's PINBALL_ERR_MAX buffer */
 };
 
 /* Creates base.name.tmp-<pid>-<idhex> and writes its header. */
 int part_writer_open(struct part_writer *pw, const char *base, const char *name,
-		     const uint8_t id[16], size_t target, struct lz4_scratch *scratch, char *err);
+		     const uint8_t id[16], size_t target, struct chunk_scratch *scratch,
+		     struct part_compression how, char *err);
 int part_writer_add(struct part_writer *pw, const ProtobufCMessage *msg);
 /* Writes the last chunk and the end chunk, fsyncs and closes the file. */
 int part_writer_close(struct part_writer *pw);

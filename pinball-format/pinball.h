@@ -20,8 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PINBALL_FORMAT_MAJOR 1
-#define PINBALL_FORMAT_MINOR 6
+#define PINBALL_FORMAT_MAJOR 2
+#define PINBALL_FORMAT_MINOR 0
+/* The oldest major version readers still read (1.x: every part LZ4-compressed). */
+#define PINBALL_FORMAT_OLDEST_MAJOR 1
 
 #define PINBALL_ERR_MAX 512 /* size of every error buffer, NUL included */
 #define PINBALL_ID_SIZE 16

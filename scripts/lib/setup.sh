@@ -6,7 +6,7 @@ BUILD_DIR=${BUILD_DIR:-$REPO_ROOT/build}
 
 # Every package the build, the tests and the demo need.
 REQUIRED_PACKAGES=(build-essential cmake pkg-config gdb binutils
-	libzydis-dev liblz4-dev libprotobuf-c-dev protobuf-c-compiler check clang libclang-rt-14-dev
+	libzydis-dev liblz4-dev libzstd-dev libprotobuf-c-dev protobuf-c-compiler check clang libclang-rt-14-dev
 	liblzma-dev zlib1g-dev)
 
 missing_packages() {

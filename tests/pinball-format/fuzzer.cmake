@@ -27,7 +27,7 @@ if(fuzz_reason STREQUAL "")
     COMMAND ${FUZZ_CLANG} ${fuzz_flags} -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror
             -I${CMAKE_SOURCE_DIR}/pinball-format -I${CMAKE_SOURCE_DIR}/rt -I${PINBALL_GEN_DIR}
             ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_reader.c ${fuzz_sources}
-            -llz4 -lprotobuf-c -o ${fuzz_out}
+            -llz4 -lzstd -lprotobuf-c -o ${fuzz_out}
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_reader.c ${fuzz_sources} pinball_format
     COMMENT "clang: pinball_fuzz_reader"
     VERBATIM)

@@ -9,5 +9,6 @@ Suite *pinball_writer_errors_suite(void);
 Suite *pinball_feed_suite(void);
 Suite *pinball_big_suite(void);
 Suite *pinball_corruption_suite(void);
+Suite *pinball_versions_suite(void);
 
 #endif

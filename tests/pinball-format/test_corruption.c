@@ -184,14 +184,15 @@ START_TEST(other_major_versions_are_refused)
 	memcpy(id, pr.id, sizeof id);
 	part_reader_close(&pr);
 
-	struct lz4_scratch scratch = {0};
+	struct chunk_scratch scratch = {0};
 	struct part_writer pw = {.fd = -1};
-	ck_assert_int_eq(part_writer_open(&pw, base, "meta", id, 4096, &scratch, err), 0);
+	ck_assert_int_eq(part_writer_open(&pw, base, "meta", id, 4096, &scratch, PART_LZ4_FAST, err),
+			 0);
 	ck_assert_int_ge(part_writer_add(&pw, &meta->base), 0);
 	ck_assert_int_eq(part_writer_close(&pw), 0);
 	ck_assert_int_eq(part_writer_commit(&pw), 0);
 	part_writer_discard(&pw);
-	free(scratch.buf);
+	chunk_scratch_free(&scratch);
 	pinball__meta__free_unpacked(meta, NULL);
 
 	ck_assert_int_ne(pinball_verify(base, err), 0);

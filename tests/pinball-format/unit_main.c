@@ -6,6 +6,7 @@ static const struct unit_suite suites[] = {
     {"pinball_writer_errors", pinball_writer_errors_suite},
     {"pinball_feed", pinball_feed_suite},
     {"pinball_big", pinball_big_suite},
+    {"pinball_versions", pinball_versions_suite},
     {NULL, NULL},
 };
 
