@@ -31,8 +31,8 @@
 #define TB_SCRATCH_REP 0x170 /* rcx before a rep string instruction */
 #define TB_IBL_HITS 0x178    /* counted only with -jit:stats */
 #define TB_CLIENT_SLOTS 0x180
-#define TB_CLIENT_SLOT_COUNT 16
-#define TB_PARK 0x200 /* struct thread_park, read by park.S */
+#define TB_CLIENT_SLOT_COUNT 24
+#define TB_PARK 0x240 /* struct thread_park, read by park.S */
 #define PARK_RSP 0x00
 #define PARK_WAIT 0x08
 #define PARK_ARG 0x10
@@ -127,7 +127,7 @@ struct jit_thread {
 	bool restart_block;
 	bool seccomp_strict;		/* the app's seccomp strict mode (seccomp.h) */
 	struct seccomp_filter *seccomp; /* the app's filters on this thread, newest first */
-	uint8_t pad2[TB_XSAVE_AREA - 0x200 - 176 - sizeof(struct thread_park)];
+	uint8_t pad2[TB_XSAVE_AREA - TB_PARK - 176 - sizeof(struct thread_park)];
 	uint8_t xsave_area[TB_XSAVE_SIZE] __attribute__((aligned(64)));
 };
 

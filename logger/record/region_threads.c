@@ -46,7 +46,30 @@ struct rec_thread {
 	struct exit_words exit_words; /* kept from region to region */
 };
 
-static int state_slot = -1, budget_slot = -1;
+static int state_slot = -1;
+/* The slice's budget is spread over SLICE_COUNTERS slots, which blocks take in turn as they
+ * are translated (a loop's blocks mostly one after the other): the checks of a loop's
+ * blocks then do not wait on each other's load-subtract-store (sort's hottest loop is two
+ * blocks of three instructions). The first slot to run out calls the check, which measures
+ * the slice by the instruction count. */
+enum { SLICE_COUNTERS = 4 };
+static int budget_slots[SLICE_COUNTERS];
+static unsigned next_counter;
+
+static void set_budget(struct jit_thread *t, uint64_t value)
+{
+	for (int i = 0; i < SLICE_COUNTERS; i++)
+		jit_thread_slot_set(t, budget_slots[i],
+				    value / SLICE_COUNTERS + (i == 0 ? value % SLICE_COUNTERS : 0));
+}
+
+static uint64_t budget_left(const struct jit_thread *t)
+{
+	uint64_t sum = 0;
+	for (int i = 0; i < SLICE_COUNTERS; i++)
+		sum += jit_thread_slot_get(t, budget_slots[i]);
+	return sum;
+}
 
 /* The time slices' checks (a budget check, and a check at every PAUSE) matter only when
  * another thread can want the baton: a region of one thread runs without them (they took
@@ -84,22 +107,23 @@ static void check_entry(uint64_t pc)
 	jit_request_retranslation_at(&pc, 1);
 }
 
-/* The next slice's budget, from `absolute` on: about `rec.slice` instructions, as the
- * checked blocks' share of them was the last time. */
-static void arm_slice(struct jit_thread *t, struct rec_thread *st, uint64_t absolute)
+/* The budget for about `instructions` more, from `absolute` on, as the checked blocks'
+ * share of them was the last time. */
+static void arm_slice(struct jit_thread *t, struct rec_thread *st, uint64_t absolute,
+		      uint64_t instructions)
 {
 	uint64_t budget =
-	    rec.slice / 1024 * st->loop_share + rec.slice % 1024 * st->loop_share / 1024;
+	    instructions / 1024 * st->loop_share + instructions % 1024 * st->loop_share / 1024;
 	st->armed = budget ? budget : 1;
 	st->armed_at = absolute;
-	jit_thread_slot_set(t, budget_slot, st->armed);
+	set_budget(t, st->armed);
 }
 
 /* The budget ran out at `absolute`: the checked blocks' share of what the thread ran. */
 static void measure_share(const struct jit_thread *t, struct rec_thread *st, uint64_t absolute)
 {
 	uint64_t ran = absolute - st->armed_at;
-	uint64_t counted = st->armed - jit_thread_slot_get(t, budget_slot);
+	uint64_t counted = st->armed - budget_left(t);
 	if (ran && counted <= ran)
 		st->loop_share =
 		    (uint32_t)(counted * 1024 / ran) ? (uint32_t)(counted * 1024 / ran) : 1;
@@ -141,8 +165,10 @@ static void tell_observer(struct jit_thread *t, enum control_event event, uint64
 void region_threads_setup(void)
 {
 	state_slot = jit_thread_slot_reserve();
-	budget_slot = jit_thread_slot_reserve();
-	if (state_slot < 0 || budget_slot < 0)
+	bool ok = state_slot >= 0;
+	for (int i = 0; i < SLICE_COUNTERS; i++)
+		ok &= (budget_slots[i] = jit_thread_slot_reserve()) >= 0;
+	if (!ok)
 		jit_fatal("no per-thread slot left for the recorder");
 }
 
@@ -170,7 +196,7 @@ void region_thread_new(struct jit_thread *t, uint64_t pc)
 			jit_request_retranslation();
 		}
 	}
-	jit_thread_slot_set(t, budget_slot, 0);
+	set_budget(t, 0);
 }
 
 bool region_thread_holds_baton(const struct jit_thread *t)
@@ -273,7 +299,7 @@ static void acquire(struct jit_thread *t, struct rec_thread *st, enum waiting wh
 		st->waits = RUNNING;
 		if (st->holds) {
 			st->slice_start = absolute - st->start_icount;
-			arm_slice(t, st, absolute);
+			arm_slice(t, st, absolute, rec.slice);
 			return;
 		}
 		/* A new region began while it waited: it starts there, where it waits. */
@@ -297,7 +323,7 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 		*st = (struct rec_thread){.region = rec.region,
 					  .exit_words = st->exit_words,
 					  .loop_share = st->loop_share};
-		jit_thread_slot_set(t, budget_slot, 0);
+		set_budget(t, 0);
 		long nr;
 		if (t == self)
 			continue;
@@ -318,7 +344,7 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 	record_start(self, me, icount, &(struct state_note){0});
 	baton_enable();
 	me->holds = true;
-	arm_slice(self, me, icount);
+	arm_slice(self, me, icount, rec.slice);
 }
 
 void region_thread_safe_point(struct jit_thread *t, uint64_t icount)
@@ -416,20 +442,25 @@ static void slice_check(const struct jit_callout *c)
 	struct jit_thread *t = c->thread;
 	struct rec_thread *st = in_region(t);
 	if (!st || rec.state != IN) {
-		jit_thread_slot_set(t, budget_slot, 1ull << 62);
+		set_budget(t, 1ull << 62);
 		return;
 	}
 	if (!st->started) /* missed its safe point: it starts here */
 		record_start(t, st, jit_callout_icount(c), &(struct state_note){0});
 	uint64_t icount = region_callout_icount(c);
-	if (st->holds)
+	if (st->holds) {
 		measure_share(t, st, jit_callout_icount(c));
-	if (st->holds && !baton_wanted()) {
-		arm_slice(t, st, jit_callout_icount(c));
-		return;
-	}
-	if (st->holds)
+		uint64_t ran = icount - st->slice_start;
+		if (ran < rec.slice) { /* a slot ran out before the slice did */
+			arm_slice(t, st, jit_callout_icount(c), rec.slice - ran);
+			return;
+		}
+		if (!baton_wanted()) {
+			arm_slice(t, st, jit_callout_icount(c), rec.slice);
+			return;
+		}
 		end_slice(t, st, icount, true);
+	}
 	acquire(t, st, AT_BOUNDARY, jit_callout_icount(c), 0);
 }
 
@@ -450,7 +481,8 @@ void region_instrument_block(struct jit_block *b)
 	if (!slices_checked)
 		return;
 	if (check_every_block || jit_block_may_loop(b) || is_entry(jit_block_pc(b, 0)))
-		jit_insert_budget_check(b, budget_slot, slice_check, NULL);
+		jit_insert_budget_check(b, budget_slots[next_counter++ % SLICE_COUNTERS],
+					slice_check, NULL);
 	for (size_t i = 0; i < jit_block_length(b); i++)
 		if (jit_block_insn(b, i)->mnemonic == ZYDIS_MNEMONIC_PAUSE)
 			jit_insert_callout(b, i, pause_check, NULL);
