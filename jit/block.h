@@ -13,6 +13,7 @@ enum {
 	BLOCK_MAX_INSNS = JIT_MAX_BLOCK_LENGTH,
 	BLOCK_MAX_COUNTERS = 8,
 	BLOCK_MAX_CALLOUTS = 4,
+	BLOCK_MAX_BUDGETS = 8, /* a split budget's slots, and others' */
 	BLOCK_MAX_TRACE_STORES = 24, /* all 16 registers, 4 addresses, a condition... */
 };
 
@@ -77,7 +78,7 @@ struct jit_block {
 	struct block_insn insns[BLOCK_MAX_INSNS];
 	struct block_counter counters[BLOCK_MAX_COUNTERS];
 	size_t counter_count;
-	struct block_callout budgets[BLOCK_MAX_CALLOUTS];
+	struct block_callout budgets[BLOCK_MAX_BUDGETS];
 	int budget_count;
 	struct block_table_counter table_counter;
 	struct block_trace trace;

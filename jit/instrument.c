@@ -267,7 +267,7 @@ void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *
 
 void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg)
 {
-	if (b->budget_count < BLOCK_MAX_CALLOUTS)
+	if (b->budget_count < BLOCK_MAX_BUDGETS)
 		b->budgets[b->budget_count++] = (struct block_callout){fn, arg, slot};
 }
 

@@ -129,6 +129,24 @@ void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *
  * negative, calls fn before the block runs (pc = the block's first instruction). */
 void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg);
 
+/* A budget spread over JIT_SPLIT_SLOTS slots, which blocks take in turn as they are
+ * translated: the checks of a loop's blocks (mostly translated one after the other) then
+ * use different slots and do not wait on each other's load-subtract-store, as they do on
+ * one slot. A block checks its slot like a jit_insert_budget_check, and a block with a REP
+ * string instruction checks them all, so a check fires at the latest at the start of the
+ * block where the slots' sum would go negative (and maybe earlier: the callout sets the
+ * budget again from the exact count). */
+#define JIT_SPLIT_SLOTS 4
+struct jit_split_budget {
+	int slot[JIT_SPLIT_SLOTS];
+};
+bool jit_split_budget_reserve(struct jit_split_budget *b); /* false when no slot is left */
+/* value >= 0: spread over the slots; < 0: in every slot (every checked block fires). */
+void jit_split_budget_set(struct jit_thread *t, const struct jit_split_budget *b, int64_t value);
+int64_t jit_split_budget_get(const struct jit_thread *t, const struct jit_split_budget *b);
+void jit_insert_split_budget_check(struct jit_block *blk, const struct jit_split_budget *b,
+				   jit_callout_fn fn, void *arg);
+
 /* Inline trace records: what a block's execution did (effective addresses, register
  * values, branch conditions) written by inline code into a per-thread buffer the client
  * owns, with no callout except a rare one when the buffer fills. The client lays out one

@@ -47,29 +47,10 @@ struct rec_thread {
 };
 
 static int state_slot = -1;
-/* The slice's budget is spread over SLICE_COUNTERS slots, which blocks take in turn as they
- * are translated (a loop's blocks mostly one after the other): the checks of a loop's
- * blocks then do not wait on each other's load-subtract-store (sort's hottest loop is two
- * blocks of three instructions). The first slot to run out calls the check, which measures
- * the slice by the instruction count. */
-enum { SLICE_COUNTERS = 4 };
-static int budget_slots[SLICE_COUNTERS];
-static unsigned next_counter;
-
-static void set_budget(struct jit_thread *t, uint64_t value)
-{
-	for (int i = 0; i < SLICE_COUNTERS; i++)
-		jit_thread_slot_set(t, budget_slots[i],
-				    value / SLICE_COUNTERS + (i == 0 ? value % SLICE_COUNTERS : 0));
-}
-
-static uint64_t budget_left(const struct jit_thread *t)
-{
-	uint64_t sum = 0;
-	for (int i = 0; i < SLICE_COUNTERS; i++)
-		sum += jit_thread_slot_get(t, budget_slots[i]);
-	return sum;
-}
+/* The slice's budget, split so that the checks of a loop's blocks do not chain (sort's
+ * hottest loop is two blocks of three instructions); the first slot to run out calls the
+ * check, which measures the slice by the instruction count. */
+static struct jit_split_budget slice_budget;
 
 /* The time slices' checks (a budget check, and a check at every PAUSE) matter only when
  * another thread can want the baton: a region of one thread runs without them (they took
@@ -116,14 +97,14 @@ static void arm_slice(struct jit_thread *t, struct rec_thread *st, uint64_t abso
 	    instructions / 1024 * st->loop_share + instructions % 1024 * st->loop_share / 1024;
 	st->armed = budget ? budget : 1;
 	st->armed_at = absolute;
-	set_budget(t, st->armed);
+	jit_split_budget_set(t, &slice_budget, (int64_t)st->armed);
 }
 
 /* The budget ran out at `absolute`: the checked blocks' share of what the thread ran. */
 static void measure_share(const struct jit_thread *t, struct rec_thread *st, uint64_t absolute)
 {
 	uint64_t ran = absolute - st->armed_at;
-	uint64_t counted = st->armed - budget_left(t);
+	uint64_t counted = st->armed - (uint64_t)jit_split_budget_get(t, &slice_budget);
 	if (ran && counted <= ran)
 		st->loop_share =
 		    (uint32_t)(counted * 1024 / ran) ? (uint32_t)(counted * 1024 / ran) : 1;
@@ -165,10 +146,7 @@ static void tell_observer(struct jit_thread *t, enum control_event event, uint64
 void region_threads_setup(void)
 {
 	state_slot = jit_thread_slot_reserve();
-	bool ok = state_slot >= 0;
-	for (int i = 0; i < SLICE_COUNTERS; i++)
-		ok &= (budget_slots[i] = jit_thread_slot_reserve()) >= 0;
-	if (!ok)
+	if (state_slot < 0 || !jit_split_budget_reserve(&slice_budget))
 		jit_fatal("no per-thread slot left for the recorder");
 }
 
@@ -196,7 +174,7 @@ void region_thread_new(struct jit_thread *t, uint64_t pc)
 			jit_request_retranslation();
 		}
 	}
-	set_budget(t, 0);
+	jit_split_budget_set(t, &slice_budget, 0);
 }
 
 bool region_thread_holds_baton(const struct jit_thread *t)
@@ -323,7 +301,7 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 		*st = (struct rec_thread){.region = rec.region,
 					  .exit_words = st->exit_words,
 					  .loop_share = st->loop_share};
-		set_budget(t, 0);
+		jit_split_budget_set(t, &slice_budget, 0);
 		long nr;
 		if (t == self)
 			continue;
@@ -442,7 +420,7 @@ static void slice_check(const struct jit_callout *c)
 	struct jit_thread *t = c->thread;
 	struct rec_thread *st = in_region(t);
 	if (!st || rec.state != IN) {
-		set_budget(t, 1ull << 62);
+		jit_split_budget_set(t, &slice_budget, INT64_C(1) << 62);
 		return;
 	}
 	if (!st->started) /* missed its safe point: it starts here */
@@ -481,8 +459,7 @@ void region_instrument_block(struct jit_block *b)
 	if (!slices_checked)
 		return;
 	if (check_every_block || jit_block_may_loop(b) || is_entry(jit_block_pc(b, 0)))
-		jit_insert_budget_check(b, budget_slots[next_counter++ % SLICE_COUNTERS],
-					slice_check, NULL);
+		jit_insert_split_budget_check(b, &slice_budget, slice_check, NULL);
 	for (size_t i = 0; i < jit_block_length(b); i++)
 		if (jit_block_insn(b, i)->mnemonic == ZYDIS_MNEMONIC_PAUSE)
 			jit_insert_callout(b, i, pause_check, NULL);
