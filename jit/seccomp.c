@@ -381,7 +381,18 @@ static void give_chain(const struct seccomp_filter *f)
 			    -r);
 }
 
-void seccomp_give_to_kernel(const struct jit_thread *t)
+struct seccomp_filter *seccomp_hold_for_exec(const struct jit_thread *t)
 {
-	give_chain(t->seccomp);
+	hold(t->seccomp);
+	return t->seccomp;
+}
+
+void seccomp_give_to_kernel(const struct seccomp_filter *chain)
+{
+	give_chain(chain);
+}
+
+void seccomp_let_go(struct seccomp_filter *chain)
+{
+	drop(chain);
 }

@@ -62,9 +62,13 @@ void seccomp_exec_failed(int fd);
  * without them). */
 bool seccomp_adopt(struct jit_thread *t, int fd, const char **why);
 
-/* A native execve of t is about to run: its filters go to the kernel, which keeps them for
- * the next program (from here on they also judge the runtime's calls: the exec must be its
- * last). */
-void seccomp_give_to_kernel(const struct jit_thread *t);
+/* A native execve of t is about to run, with the runtime's lock released meanwhile (another
+ * thread's TSYNC may replace t's filters then): its filters, held under the lock, go to the
+ * kernel without it, which keeps them for the next program (from here on they also judge
+ * the runtime's calls: the exec must be its last); after a failed exec, under the lock,
+ * the hold is let go. */
+struct seccomp_filter *seccomp_hold_for_exec(const struct jit_thread *t);
+void seccomp_give_to_kernel(const struct seccomp_filter *chain);
+void seccomp_let_go(struct seccomp_filter *chain);
 
 #endif

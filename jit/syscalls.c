@@ -359,15 +359,17 @@ static long app_vector_length(char *const *v)
  * to the kernel (the runtime makes no other call after them). */
 static long exec_unlocked(struct jit_thread *t, long nr, const long a[5], bool native)
 {
+	struct seccomp_filter *filters = native ? seccomp_hold_for_exec(t) : NULL;
 	runtime_unlock();
 	runtime_fds_before_exec();
 	signals_before_exec(t);
 	if (native)
-		seccomp_give_to_kernel(t);
+		seccomp_give_to_kernel(filters);
 	long r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], 0);
 	signals_after_failed_exec(t);
 	runtime_fds_after_failed_exec();
 	runtime_lock();
+	seccomp_let_go(filters);
 	return r;
 }
 
