@@ -252,6 +252,10 @@ int main(int argc, char **argv)
 	regs.fs_base = first->fs_base;
 	regs.gs_base = 0;
 	struct jit_run_options o = {.tool = "replayer", .stats = k.shared.jit_stats};
+	if (replay_guarded()) {
+		o.watch_ms = 100;
+		o.watch = replay_guard_watch;
+	}
 	jit_number_next_thread(in.threads[0].tid);
 	return jit_run_state(&o, &regs, first->xsave, first->xsave_len);
 }

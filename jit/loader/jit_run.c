@@ -27,6 +27,7 @@
 #include "initial_stack.h"
 #include "program.h"
 #include "stress_stop.h"
+#include "watch.h"
 
 /* The runtime's own copy of stderr, out of the app's way. */
 static int private_stderr(void)
@@ -94,10 +95,12 @@ static struct jit_thread *start_runtime(const struct jit_run_options *o)
 }
 
 /* Tells the clients the thread starts at `pc`, then enters the cache for good. */
-_Noreturn static void enter(struct jit_thread *t, uint64_t pc, unsigned stress_stop_ms)
+_Noreturn static void enter(struct jit_thread *t, uint64_t pc, const struct jit_run_options *o)
 {
-	if (stress_stop_ms && stress_stop_start(stress_stop_ms))
+	if (o->stress_stop_ms && stress_stop_start(o->stress_stop_ms))
 		jit_message("warning: cannot start the -jit:stress_stop_ms helper");
+	if (o->watch_ms && watch_start(o))
+		jit_message("warning: cannot start the %s's watchdog", o->tool);
 	instrument_thread_start(t, pc);
 	t->app_pc = pc;
 	if (t->safe_point_pending)
@@ -124,7 +127,7 @@ int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
 	jit_thread_set_regs(t, regs);
 	jit_thread_set_xsave(t, xsave, xsave_len);
 	app_map_announce_images();
-	enter(t, regs->rip, o->stress_stop_ms);
+	enter(t, regs->rip, o);
 }
 
 int jit_run(const struct jit_run_options *o, const char *program, char *const *argv,
@@ -187,5 +190,5 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	t->gpr[JIT_GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
 	t->app_fs = 0;
-	enter(t, dynamic ? interp.entry : exe.entry, o->stress_stop_ms);
+	enter(t, dynamic ? interp.entry : exe.entry, o);
 }

@@ -242,9 +242,16 @@ static void app_dies(struct jit_thread *t, int sig, enum jit_death_place where, 
 		 sig, regs.rip);
 }
 
+static void safe_point(struct jit_thread *t, uint64_t icount, void *arg)
+{
+	(void)arg;
+	replay_thread_guard_stop(t, icount);
+}
+
 static const struct jit_client client = {
     .name = "replay",
     .instrument_block = instrument,
+    .safe_point = safe_point,
     .syscall_pre = syscall_pre,
     .thread_start = thread_start,
     .app_dies = app_dies,

@@ -38,6 +38,12 @@ struct replay_options {
  * input's first thread. False when out of memory or per-thread slots. */
 bool replay_start(const struct replay_input *in, const struct replay_options *o);
 
+/* Whether the replay runs with no budget check (one thread, no signal, an end inside a
+ * syscall): then the driver must run replay_guard_watch as the JIT's watchdog, which stops
+ * a thread that runs past its recorded end (a pinball that leads the replay astray). */
+bool replay_guarded(void);
+struct jit_thread *replay_guard_watch(void *arg);
+
 /* `monitor status` under -appdebug (TLS-free): where the replay is. */
 void replay_debug_status(char *out, size_t size);
 /* Under -appdebug (TLS-free): thread `number`'s count at the region's end; false when the

@@ -12,14 +12,15 @@
 /* A replayed thread: the recorded one it plays, and where it is. */
 struct rthread {
 	const struct replay_thread *rt;
-	size_t next;	    /* its next recorded event */
-	bool begun;	    /* its first block ran (mask set, a start syscall returned) */
-	bool has_turn;	    /* the current slice of the schedule is its own */
-	uint64_t slice_end; /* with has_turn: the count where that slice ends */
-	size_t slices_left; /* of the schedule's slices, those still to come for it */
-	bool finished;	    /* at its recorded end (or exited): it runs no more */
-	bool exited;	    /* left the region through exit(2) */
-	bool bound;	    /* a JIT thread plays it */
+	size_t next;		   /* its next recorded event */
+	bool begun;		   /* its first block ran (mask set, a start syscall returned) */
+	bool has_turn;		   /* the current slice of the schedule is its own */
+	uint64_t slice_end;	   /* with has_turn: the count where that slice ends */
+	size_t slices_left;	   /* of the schedule's slices, those still to come for it */
+	bool finished;		   /* at its recorded end (or exited): it runs no more */
+	bool exited;		   /* left the region through exit(2) */
+	bool bound;		   /* a JIT thread plays it */
+	struct jit_thread *thread; /* that thread */
 };
 
 struct replay_state {
@@ -31,9 +32,9 @@ struct replay_state {
 	size_t finished;
 	uint64_t syscalls;
 	int state_slot, budget_slot;
-	/* One thread, no signal to deliver, and an end inside a syscall (its exit, say): the
-	 * budget only guards against running past the end for ever (a pinball that leads the
-	 * replay astray), checked where the code can loop (replay_guard_block). */
+	/* One thread, no signal to deliver, and an end inside a syscall (its exit, say): no
+	 * budget but the first block's; a watchdog (replay_guard_watch) guards against running
+	 * past the end for ever (a pinball that leads the replay astray). */
 	bool guard_only;
 	bool began;		 /* the first thread's first block ran */
 	struct rthread *pending; /* the thread the next thread_start binds */
@@ -58,6 +59,8 @@ void replay_thread_block_start(const struct jit_callout *c);
 /* With guard_only: whether block b needs the budget check, and the check's callout. */
 bool replay_guard_block(const struct jit_block *b);
 void replay_thread_guard(const struct jit_callout *c);
+/* At a safe point the watchdog asked for: a guarded thread past its end diverged. */
+void replay_thread_guard_stop(struct jit_thread *t, uint64_t icount);
 /* Ends the thread at its recorded end (or exit): compares its state; the verdict when it
  * is the last. With compare_flags false the flags are not compared. */
 void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t icount,

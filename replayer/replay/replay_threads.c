@@ -111,6 +111,7 @@ void replay_thread_bind(struct jit_thread *t)
 	struct rthread *th = rp.pending ? rp.pending : &rp.threads[0];
 	rp.pending = NULL;
 	th->bound = true;
+	__atomic_store_n(&th->thread, t, __ATOMIC_RELEASE);
 	jit_thread_slot_set(t, rp.state_slot, (uint64_t)th);
 	jit_thread_slot_set(t, rp.budget_slot, 0); /* its first block waits for its turn */
 	if (th != &rp.threads[0])
@@ -312,29 +313,57 @@ static bool flags_live_at(uint64_t pc)
 
 bool replay_guard_block(const struct jit_block *b)
 {
-	if (!__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE))
-		return true; /* the first block must begin the thread */
-	return jit_block_may_loop(b);
+	(void)b;
+	/* the first block must begin the thread; later blocks need no check */
+	return !__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE);
+}
+
+static void ran_past(struct rthread *th, uint64_t icount)
+{
+	diverged(th, icount, "the thread ran past icount %lu, where the recording ends it",
+		 th->rt->end_icount);
 }
 
 void replay_thread_guard(const struct jit_callout *c)
 {
 	struct jit_thread *t = c->thread;
 	struct rthread *th = rthread_of(t);
-	uint64_t icount = jit_callout_icount(c), end = th->rt->end_icount;
+	uint64_t icount = jit_callout_icount(c);
 	if (!th->begun) {
 		take_turn(th, icount);
 		begin(t, th);
 		__atomic_store_n(&rp.began, true, __ATOMIC_RELEASE);
 	}
-	if (icount > end)
-		diverged(th, icount, "the thread ran past icount %lu, where the recording ends it",
-			 end);
-	/* Only guarded blocks count down: the callout comes again before the thread can be
-	 * far past its end. */
-	uint64_t left = end - icount;
-	jit_thread_slot_set(t, rp.budget_slot,
-			    left > c->block_remaining ? left - c->block_remaining : 0);
+	if (icount > th->rt->end_icount)
+		ran_past(th, icount);
+	/* The blocks translated before the beginning keep their check: it never fires again. */
+	jit_thread_slot_set(t, rp.budget_slot, UINT64_C(1) << 62);
+}
+
+struct jit_thread *replay_guard_watch(void *arg)
+{
+	(void)arg;
+	static bool asked;
+	struct rthread *th = &rp.threads[0];
+	struct jit_thread *t = __atomic_load_n(&th->thread, __ATOMIC_ACQUIRE);
+	if (asked || !t || !__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&th->finished, __ATOMIC_ACQUIRE) ||
+	    jit_thread_icount(t) <= th->rt->end_icount)
+		return NULL;
+	asked = true;
+	return t;
+}
+
+void replay_thread_guard_stop(struct jit_thread *t, uint64_t icount)
+{
+	struct rthread *th = rthread_of(t);
+	if (rp.guard_only && th && th->begun && !th->finished && icount > th->rt->end_icount)
+		ran_past(th, icount);
+}
+
+bool replay_guarded(void)
+{
+	return rp.guard_only;
 }
 
 void replay_thread_block_start(const struct jit_callout *c)
