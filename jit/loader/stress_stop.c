@@ -6,12 +6,11 @@
  * them almost no time to run (a test 15 times slower on a busy 2-core machine). */
 #include "stress_stop.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <time.h>
 
 #include "../runtime_lock.h"
 #include "../world.h"
+#include "helper_thread.h"
 
 static uint64_t process_cpu_ns(void)
 {
@@ -38,13 +37,5 @@ static void *stopper(void *arg)
 
 int stress_stop_start(unsigned ms)
 {
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_t t;
-	int rc = pthread_create(&t, NULL, stopper, (void *)(unsigned long)ms);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc == 0)
-		pthread_detach(t);
-	return rc;
+	return helper_thread_start(stopper, (void *)(unsigned long)ms);
 }

@@ -3,12 +3,11 @@
  * the app nothing; the stop, which unlinks the whole cache, comes only when asked for. */
 #include "watch.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <time.h>
 
 #include "../runtime_lock.h"
 #include "../world.h"
+#include "helper_thread.h"
 #include "instrument.h"
 
 /* Copied: the options may live on a stack the app's run does not keep. */
@@ -40,13 +39,5 @@ int watch_start(const struct jit_run_options *o)
 	watch = o->watch;
 	watch_arg = o->watch_arg;
 	watch_ms = o->watch_ms;
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_t t;
-	int rc = pthread_create(&t, NULL, watcher, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc == 0)
-		pthread_detach(t);
-	return rc;
+	return helper_thread_start(watcher, NULL);
 }

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_crc32c.h"
 #include "fuzz_container.h"
 #include "part_format.h"
 #include "pinball.h"
+#include "rt_crc32c.h"
 
 static char dir[256], base[300];
 

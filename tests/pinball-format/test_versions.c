@@ -9,9 +9,8 @@
 #include <zstd.h>
 
 #include "fixture.h"
+#include "meta_edit.h"
 #include "part_format.h"
-#include "part_reader.h"
-#include "part_writer.h"
 #include "pinball.h"
 #include "pinball.pb-c.h"
 #include "pinball_tests.h"
@@ -153,33 +152,17 @@ START_TEST(version_1_pinballs_still_read)
 	uint32_t want = pages_crc(before, page_size);
 	pinball_reader_close(before);
 
-	char *meta_path = part_path("meta");
-	struct part_reader pr;
-	ck_assert_int_eq(part_reader_open(&pr, meta_path, "meta", NULL, err), 0);
-	const uint8_t *rec;
-	size_t len;
-	ck_assert_int_eq(part_reader_next(&pr, &rec, &len), 1);
-	Pinball__Meta *meta = pinball__meta__unpack(NULL, len, rec);
-	ck_assert_ptr_nonnull(meta);
 	uint8_t id[16];
-	memcpy(id, pr.id, sizeof id);
-	part_reader_close(&pr);
+	Pinball__Meta *meta = meta_read(test_base, id);
 	meta->header->format_major = 1;
 	meta->header->format_minor = 6;
 	for (size_t i = 0; i < meta->n_parts; i++)
 		meta->parts[i]->file_bytes =
 		    rewrite_as_v1(meta->parts[i]->name, &meta->parts[i]->stored_bytes);
 
-	struct chunk_scratch scratch = {0};
-	struct part_writer pw = {.fd = -1};
-	ck_assert_int_eq(
-	    part_writer_open(&pw, test_base, "meta", id, 4096, &scratch, PART_LZ4_FAST, err), 0);
-	ck_assert_int_ge(part_writer_add(&pw, &meta->base), 0);
-	ck_assert_int_eq(part_writer_close(&pw), 0);
-	ck_assert_int_eq(part_writer_commit(&pw), 0);
-	part_writer_discard(&pw);
-	chunk_scratch_free(&scratch);
+	meta_write(test_base, id, meta);
 	pinball__meta__free_unpacked(meta, NULL);
+	char *meta_path = part_path("meta");
 	size_t size;
 	uint8_t *bytes = slurp(meta_path, &size);
 	make_v1_header(bytes);
