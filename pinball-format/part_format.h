@@ -32,7 +32,7 @@
 enum part_codec { PART_CODEC_LZ4 = 0, PART_CODEC_ZSTD = 1 };
 /* zstd level of the pages part (code and data, written by a helper thread); the other
  * parts use level 1. */
-#define PAGES_ZSTD_LEVEL 12
+#define PAGES_ZSTD_LEVEL 7
 #define CHUNK_TARGET_SMALL (64u << 10)
 
 static inline void put_le16(uint8_t *p, uint16_t v)
