@@ -2,12 +2,11 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "jit.h"
 #include "record_queue.h"
 
 static struct pinball_header template;
@@ -170,17 +169,11 @@ static void *writer_main(void *arg)
 int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen)
 {
 	template = *header;
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_t thread;
-	int rc = pthread_create(&thread, NULL, writer_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = jit_helper_thread_start(writer_main, NULL);
 	if (rc) {
 		snprintf(err, errlen, "cannot start the pinball writer thread: %s", strerror(rc));
 		return -1;
 	}
-	pthread_detach(thread);
 	return 0;
 }
 

@@ -36,6 +36,10 @@ int jit_runtime_fd_close(int fd); /* close's result */
 
 struct jit_regs;
 
+/* Starts fn(arg) on a detached helper thread of the driver's that blocks every signal (the
+ * app's signals are the runtime's to take, on the app's threads). pthread_create's result. */
+int jit_helper_thread_start(void *(*fn)(void *arg), void *arg);
+
 /* Starts a thread in the state `regs` (with the xsave image), in memory the caller has
  * prepared. Returns only on failure (exit status, message printed). */
 int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,

@@ -1,9 +1,9 @@
-#include "helper_thread.h"
+#include "jit.h"
 
 #include <pthread.h>
 #include <signal.h>
 
-int helper_thread_start(void *(*fn)(void *arg), void *arg)
+int jit_helper_thread_start(void *(*fn)(void *arg), void *arg)
 {
 	sigset_t all, old;
 	sigfillset(&all);

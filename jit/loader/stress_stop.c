@@ -10,7 +10,7 @@
 
 #include "../runtime_lock.h"
 #include "../world.h"
-#include "helper_thread.h"
+#include "jit.h"
 
 static uint64_t process_cpu_ns(void)
 {
@@ -37,5 +37,5 @@ static void *stopper(void *arg)
 
 int stress_stop_start(unsigned ms)
 {
-	return helper_thread_start(stopper, (void *)(unsigned long)ms);
+	return jit_helper_thread_start(stopper, (void *)(unsigned long)ms);
 }

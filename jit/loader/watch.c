@@ -7,8 +7,8 @@
 
 #include "../runtime_lock.h"
 #include "../world.h"
-#include "helper_thread.h"
 #include "instrument.h"
+#include "jit.h"
 
 /* Copied: the options may live on a stack the app's run does not keep. */
 static struct jit_thread *(*watch)(void *arg);
@@ -39,5 +39,5 @@ int watch_start(const struct jit_run_options *o)
 	watch = o->watch;
 	watch_arg = o->watch_arg;
 	watch_ms = o->watch_ms;
-	return helper_thread_start(watcher, NULL);
+	return jit_helper_thread_start(watcher, NULL);
 }

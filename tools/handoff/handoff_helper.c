@@ -1,12 +1,11 @@
 /* The helper thread (driver side, glibc): it never runs app code. */
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "handoff_internal.h"
+#include "jit.h"
 #include "rt_syscall.h"
 
 static void *helper(void *arg)
@@ -32,17 +31,11 @@ struct handoff *handoff_start(const struct handoff_ops *ops, char *err, size_t e
 	}
 	h->ops = *ops;
 	h->pid = getpid();
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_t thread;
-	int e = pthread_create(&thread, NULL, helper, h);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int e = jit_helper_thread_start(helper, h);
 	if (e) {
 		snprintf(err, errlen, "cannot start a helper thread: %s", strerror(e));
 		free(h);
 		return NULL;
 	}
-	pthread_detach(thread);
 	return h;
 }
