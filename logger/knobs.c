@@ -26,7 +26,7 @@ static const struct knob logger_knobs[] = {
      .kind = KNOB_UINT,
      .offset = offsetof(struct logger_knobs, slice),
      .value = "N",
-     .help = "in a region, a thread runs about N instructions before another waiting "
+     .help = "in a region, a thread runs at least about N instructions before another waiting "
 	     "thread gets its turn (0: the default)",
      .max = 1ull << 40},
     KNOB("-jit:check_native_exec", KNOB_BOOL, check_native_exec, NULL,

@@ -168,6 +168,8 @@ int main(int argc, char **argv)
 	    .argv0 = k.argv0,
 	    .seccomp_fd = (int)k.seccomp_fd,
 	    .reexec_argv = reexec_prefix(argv, &k, self),
+	    .watch_ms = k.log ? RECORDER_WATCH_MS : 0,
+	    .watch = recorder_watch,
 	};
 	return jit_run(&o, argv[k.program_index], argv + k.program_index, environ);
 }

@@ -18,9 +18,9 @@ struct jit_run_options {
 	char *const *reexec_argv; /* driver path and knobs, NULL-terminated, to follow execve */
 	int seccomp_fd;		  /* the app's seccomp filters, from the image before (0: none) */
 	/* A watchdog (0 ms: none): every watch_ms milliseconds a helper thread calls
-	 * watch(watch_arg), which may read the threads' instruction counts (approximate while
-	 * they run) and return a thread that must stop at a safe point, where its clients'
-	 * safe_point hooks run; or NULL. */
+	 * watch(watch_arg) under the runtime's lock, which may read the threads' instruction
+	 * counts (approximate while they run) and return a thread that must stop at a safe
+	 * point, where its clients' safe_point hooks run; or NULL. */
 	unsigned watch_ms;
 	struct jit_thread *(*watch)(void *arg);
 	void *watch_arg;

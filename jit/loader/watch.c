@@ -1,11 +1,13 @@
 /* The driver's watchdog (jit_run_options.watch): a helper thread that asks, every watch_ms
  * milliseconds, whether a thread must stop, and stops it at a safe point. The question costs
- * the app nothing; the stop, which unlinks the whole cache, comes only when asked for. */
+ * the app the runtime lock for a moment; the stop, which unlinks the whole cache (and the
+ * links come back as the threads run on), only when asked for. */
 #include "watch.h"
 
 #include <time.h>
 
 #include "../runtime_lock.h"
+#include "../threads.h"
 #include "../world.h"
 #include "instrument.h"
 #include "jit.h"
@@ -21,14 +23,14 @@ static void *watcher(void *arg)
 	struct timespec period = {watch_ms / 1000, (long)(watch_ms % 1000) * 1000000L};
 	for (;;) {
 		nanosleep(&period, NULL);
-		struct jit_thread *t = watch(watch_arg);
-		if (!t)
-			continue;
-		/* A thread running a loop linked to itself leaves it only once the links are
-		 * undone: stop the world, then ask. */
 		runtime_lock();
-		world_stop(NULL);
-		jit_request_safe_point(t);
+		struct jit_thread *t = watch(watch_arg);
+		if (t && !__atomic_load_n(&t->exited, __ATOMIC_ACQUIRE)) {
+			/* A thread running a loop linked to itself leaves it only once the links
+			 * are undone; none is made again until it has had its safe point. */
+			world_stop(NULL);
+			thread_want_safe_point(t);
+		}
 		runtime_unlock();
 	}
 	return NULL;

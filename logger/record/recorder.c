@@ -112,6 +112,12 @@ static void safe_point(struct jit_thread *t, uint64_t icount, void *arg)
 	jit_request_retranslation();
 }
 
+struct jit_thread *recorder_watch(void *arg)
+{
+	(void)arg;
+	return region_threads_watch();
+}
+
 /* ---- system calls ---- */
 
 /* Pages stay withheld until the region's end takes effect: the triggering thread finishes

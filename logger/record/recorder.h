@@ -25,6 +25,12 @@ struct recorder_options {
 
 /* The time slice of a region's threads when none is given (-log:slice). */
 #define RECORDER_DEFAULT_SLICE 10000000
+/* Slices of this many instructions or more are ended by the driver's watchdog, which calls
+ * recorder_watch every RECORDER_WATCH_MS milliseconds (jit_run_options.watch); shorter
+ * ones by checks in the code. */
+#define RECORDER_WATCHED_SLICE 1000000
+#define RECORDER_WATCH_MS 2
+struct jit_thread *recorder_watch(void *arg);
 
 /* Registers the recorder with the JIT (before the app starts). The writer thread must be
  * running. */

@@ -52,6 +52,8 @@ void prepare_memory(long nr, const long args[6]);
 
 /* region_threads.c: the threads of a region, their start and end states, the baton. */
 void region_threads_setup(void);
+/* The watchdog's question (recorder_watch), under the runtime's lock. */
+struct jit_thread *region_threads_watch(void);
 /* t is made by a clone; it will start at pc. */
 void region_thread_new(struct jit_thread *t, uint64_t pc);
 /* The stopper, world stopped: the region begins or ends with every thread (at the

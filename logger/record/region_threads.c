@@ -15,6 +15,7 @@
 #include "baton.h"
 #include "first_touch.h"
 #include "jit_messages.h"
+#include "recorder.h"
 #include "recorder_internal.h"
 #include "region_snapshot.h"
 #include "rt_alloc.h"
@@ -42,6 +43,7 @@ struct rec_thread {
 	 * those blocks ran the last time it ran out (per 1024), to aim the next one. */
 	uint64_t armed, armed_at;
 	uint32_t loop_share;
+	bool preempted; /* the watchdog asked it to pass the baton on at its next safe point */
 	long wait_result;
 	struct exit_words exit_words; /* kept from region to region */
 };
@@ -56,6 +58,13 @@ static struct jit_split_budget slice_budget;
  * another thread can want the baton: a region of one thread runs without them (they took
  * a third of its recording time), and gets them when a second thread is born. */
 static bool slices_checked;
+
+/* Slices of RECORDER_WATCHED_SLICE instructions or more (the default's) have no check in the
+ * code: the watchdog (region_threads_watch) asks the baton's holder to pass it on at a safe
+ * point once its slice is spent and another thread waits; the checks of shorter ones
+ * cost a third of sort --parallel=2's recording time. */
+static bool watched;
+static struct jit_thread *holder; /* of the baton, for the watchdog */
 
 /* A slice need not end at an exact instruction, only come round while the thread runs:
  * its check is in the blocks that may close a loop (in sort's hottest loop, one block of
@@ -143,8 +152,22 @@ static void tell_observer(struct jit_thread *t, enum control_event event, uint64
 	rec.region_observer(&ev, NULL);
 }
 
+struct jit_thread *region_threads_watch(void)
+{
+	struct jit_thread *t = __atomic_load_n(&holder, __ATOMIC_ACQUIRE);
+	if (!watched || !t || rec.state != IN || !baton_wanted())
+		return NULL;
+	struct rec_thread *st = in_region(t);
+	if (!st || !st->holds || st->preempted ||
+	    jit_thread_icount(t) - st->start_icount - st->slice_start < rec.slice)
+		return NULL;
+	st->preempted = true;
+	return t;
+}
+
 void region_threads_setup(void)
 {
+	watched = rec.slice >= RECORDER_WATCHED_SLICE;
 	state_slot = jit_thread_slot_reserve();
 	if (state_slot < 0 || !jit_split_budget_reserve(&slice_budget))
 		jit_fatal("no per-thread slot left for the recorder");
@@ -243,6 +266,8 @@ static void record_end(struct jit_thread *t, struct rec_thread *st, uint64_t ico
 /* The thread's slice ends at icount; with pass_on, the baton goes to the next waiter. */
 static void end_slice(struct jit_thread *t, struct rec_thread *st, uint64_t icount, bool pass_on)
 {
+	__atomic_store_n(&holder, NULL, __ATOMIC_RELEASE);
+	st->preempted = false;
 	if (icount > st->slice_start) {
 		struct record *r = must_new(REC_SLICE, 0);
 		r->u.slice = (struct pinball_slice){jit_thread_id(t), icount - st->slice_start};
@@ -278,6 +303,7 @@ static void acquire(struct jit_thread *t, struct rec_thread *st, enum waiting wh
 		if (st->holds) {
 			st->slice_start = absolute - st->start_icount;
 			arm_slice(t, st, absolute, rec.slice);
+			__atomic_store_n(&holder, t, __ATOMIC_RELEASE);
 			return;
 		}
 		/* A new region began while it waited: it starts there, where it waits. */
@@ -323,11 +349,17 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 	baton_enable();
 	me->holds = true;
 	arm_slice(self, me, icount, rec.slice);
+	__atomic_store_n(&holder, self, __ATOMIC_RELEASE);
 }
 
 void region_thread_safe_point(struct jit_thread *t, uint64_t icount)
 {
 	struct rec_thread *st = in_region(t);
+	if (st && rec.state == IN && st->started && st->holds && st->preempted) {
+		end_slice(t, st, icount - st->start_icount, true);
+		acquire(t, st, AT_BOUNDARY, icount, 0);
+		return;
+	}
 	if (!st || rec.state != IN || st->started)
 		return;
 	record_start(t, st, icount, &(struct state_note){0});
@@ -458,7 +490,8 @@ void region_instrument_block(struct jit_block *b)
 {
 	if (!slices_checked)
 		return;
-	if (check_every_block || jit_block_may_loop(b) || is_entry(jit_block_pc(b, 0)))
+	if (check_every_block || (!watched && jit_block_may_loop(b)) ||
+	    is_entry(jit_block_pc(b, 0)))
 		jit_insert_split_budget_check(b, &slice_budget, slice_check, NULL);
 	for (size_t i = 0; i < jit_block_length(b); i++)
 		if (jit_block_insn(b, i)->mnemonic == ZYDIS_MNEMONIC_PAUSE)
