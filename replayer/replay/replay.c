@@ -95,7 +95,7 @@ static long create_thread(struct jit_thread *t, struct rthread *th, uint64_t ico
 	for (size_t i = 0; i < rp.in->nthreads && !child; i++)
 		if (rp.in->threads[i].tid == made->create.child_tid && !rp.in->threads[i].at_start)
 			child = &rp.threads[i];
-	if (!child || child->bound)
+	if (!child || child->thread)
 		diverged(th, icount, "the recording creates thread %u, which it cannot be",
 			 made->create.child_tid);
 	rp.pending = child;
@@ -220,7 +220,7 @@ static void instrument(struct jit_block *b, void *arg)
 	nondet_instrument_block(b, nondet_callout);
 	if (!rp.guard_only)
 		jit_insert_budget_check(b, rp.budget_slot, replay_thread_block_start, NULL);
-	else if (replay_guard_block(b))
+	else if (!__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE)) /* to begin the thread */
 		jit_insert_budget_check(b, rp.budget_slot, replay_thread_guard, NULL);
 }
 

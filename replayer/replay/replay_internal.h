@@ -19,8 +19,7 @@ struct rthread {
 	size_t slices_left;	   /* of the schedule's slices, those still to come for it */
 	bool finished;		   /* at its recorded end (or exited): it runs no more */
 	bool exited;		   /* left the region through exit(2) */
-	bool bound;		   /* a JIT thread plays it */
-	struct jit_thread *thread; /* that thread */
+	struct jit_thread *thread; /* the JIT thread that plays it (NULL: none yet) */
 };
 
 struct replay_state {
@@ -56,8 +55,8 @@ void replay_thread_bind(struct jit_thread *t);
 /* At a block start (the budget check's callout): waits for the thread's turn, delivers a
  * signal due there, ends the thread or its slice, and sets the budget for what is next. */
 void replay_thread_block_start(const struct jit_callout *c);
-/* With guard_only: whether block b needs the budget check, and the check's callout. */
-bool replay_guard_block(const struct jit_block *b);
+/* With guard_only: the budget check's callout, in the blocks translated before the thread
+ * began (the first of them begins it). */
 void replay_thread_guard(const struct jit_callout *c);
 /* At a safe point the watchdog asked for: a guarded thread past its end diverged. */
 void replay_thread_guard_stop(struct jit_thread *t, uint64_t icount);

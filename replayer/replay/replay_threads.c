@@ -110,7 +110,6 @@ void replay_thread_bind(struct jit_thread *t)
 {
 	struct rthread *th = rp.pending ? rp.pending : &rp.threads[0];
 	rp.pending = NULL;
-	th->bound = true;
 	__atomic_store_n(&th->thread, t, __ATOMIC_RELEASE);
 	jit_thread_slot_set(t, rp.state_slot, (uint64_t)th);
 	jit_thread_slot_set(t, rp.budget_slot, 0); /* its first block waits for its turn */
@@ -164,7 +163,7 @@ static void take_turn(struct rthread *th, uint64_t icount)
 			th->slice_end = icount + rp.in->slices[cur].instructions;
 			return;
 		}
-		if (owner->finished || !owner->bound)
+		if (owner->finished || !owner->thread)
 			diverged(th, icount, "the schedule gives the turn to thread %u, which %s",
 				 owner->rt->tid, owner->finished ? "has ended" : "does not exist");
 		jit_wait_unlocked(wait_for_other_slice, &cur);
@@ -309,13 +308,6 @@ void replay_note_flags_live(uint64_t pc)
 static bool flags_live_at(uint64_t pc)
 {
 	return live_flag_blocks[(pc >> 2) % 4096] == pc;
-}
-
-bool replay_guard_block(const struct jit_block *b)
-{
-	(void)b;
-	/* the first block must begin the thread; later blocks need no check */
-	return !__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE);
 }
 
 static void ran_past(struct rthread *th, uint64_t icount)
