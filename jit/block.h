@@ -44,6 +44,7 @@ struct block_insn {
 	ZydisDecodedInstruction insn;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	int rep_counter_slot; /* -1: none */
+	int rep_down_slot;    /* -1: none; else its iterations also go down in that slot */
 	int rep_table_slot;   /* -1: none; else its iterations go to entry rep_table_index */
 	uint32_t rep_table_index;
 	int memory_marks_slot; /* -1: none; else the lines it accesses are marked */

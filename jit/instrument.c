@@ -8,6 +8,7 @@
 #include "code_pages.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
+#include "icount.h"
 #include "messages.h"
 #include "park.h"
 #include "rt_syscall.h"
@@ -22,11 +23,6 @@ enum { MAX_CLIENTS = 8 };
 static const struct jit_client *clients[MAX_CLIENTS];
 static int client_count;
 static int slots_reserved;
-/* The instruction count is kept in ICOUNT_STRIPES slots, a block adding to one of them
- * (icount_stripe): consecutive blocks then rarely update the same counter, so the counter's
- * load-add-store does not chain every block to the previous one. The count is their sum. */
-enum { ICOUNT_STRIPES = 4 };
-static int icount_slot = -1; /* the first of the stripes */
 
 void jit_register_client(const struct jit_client *c)
 {
@@ -454,83 +450,16 @@ void jit_request_retranslation_at(const uint64_t *pcs, size_t n)
 	jit_flush_pcs(pcs, n);
 }
 
-void jit_enable_icount(void)
-{
-	if (icount_slot >= 0)
-		return;
-	if (slots_reserved + ICOUNT_STRIPES > TB_CLIENT_SLOT_COUNT)
-		jit_fatal("no per-thread counters left for the instruction count");
-	icount_slot = jit_thread_slot_reserve();
-	for (int i = 1; i < ICOUNT_STRIPES; i++)
-		jit_thread_slot_reserve();
-}
-
-uint64_t jit_thread_icount(const struct jit_thread *t)
-{
-	uint64_t sum = 0;
-	for (int i = 0; icount_slot >= 0 && i < ICOUNT_STRIPES; i++)
-		sum += t->client_slots[icount_slot + i];
-	return sum;
-}
-
-uint64_t jit_thread_next_icount(const struct jit_thread *t)
-{
-	return jit_thread_icount(t) - t->callout_remaining;
-}
-
-uint64_t jit_total_icount(void)
-{
-	uint64_t sum = 0;
-	for (size_t i = 0; i < threads_count(); i++)
-		sum += jit_thread_icount(threads_at(i));
-	return sum;
-}
-
-/* In turn, as blocks are translated: the blocks of a loop are mostly translated one after
- * the other, the first time it runs, so they get different stripes (an address hash gave
- * the two blocks of sort's hottest loop, 9 bytes apart, the same one). Under the lock. */
-static int icount_stripe(void)
-{
-	static unsigned turn;
-	return icount_slot + (int)(turn++ % ICOUNT_STRIPES);
-}
-
-uint64_t jit_callout_icount(const struct jit_callout *c)
-{
-	return jit_thread_icount(c->thread) - c->block_remaining;
-}
-
 void instrument_uncount(struct jit_thread *t, uint64_t pc, uint32_t remaining,
 			uint32_t budget_slots)
 {
-	if (icount_slot >= 0)
-		t->client_slots[icount_slot] -= remaining;
+	budget_slots = icount_uncount(t, remaining, budget_slots);
 	for (int s = 0; s < TB_CLIENT_SLOT_COUNT; s++)
 		if (budget_slots & (1u << s))
 			t->client_slots[s] += remaining;
 	for (int i = 0; i < client_count && !t->vfork_child; i++)
 		if (clients[i]->block_left)
 			clients[i]->block_left(t, pc, clients[i]->arg);
-}
-
-bool instrument_counted(const struct jit_block *b, size_t i)
-{
-	return !jit_insn_is_rep_string(&b->insns[i].insn);
-}
-
-/* The built-in instruction count: the block's countable instructions at its start, and
- * the iterations of each REP string instruction around it. */
-static void count_instructions(struct jit_block *b)
-{
-	uint32_t plain = 0;
-	for (size_t i = 0; i < b->length; i++) {
-		if (instrument_counted(b, i))
-			plain++;
-		else
-			jit_insert_rep_counter(b, i, icount_slot);
-	}
-	if (plain)
-		jit_insert_block_counter(b, icount_stripe(), plain);
 }
 
 void instrument_thread_start(struct jit_thread *t, uint64_t pc)
@@ -549,8 +478,7 @@ void instrument_image_mapped(const char *path, uint64_t start, uint64_t end, uin
 
 void instrument_block(struct jit_block *b)
 {
-	if (icount_slot >= 0)
-		count_instructions(b);
+	icount_block(b);
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->instrument_block)
 			clients[i]->instrument_block(b, clients[i]->arg);

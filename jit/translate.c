@@ -48,10 +48,20 @@ struct pending_constant {
 	uint8_t *field; /* rel32 of the instruction that reads it */
 };
 
+/* A check's callout, placed after the block's code so that the check's usual outcome
+ * falls through: the js to patch, and whether the flags are to be restored there. */
+struct pending_check {
+	uint8_t *field;
+	struct jit_exit *rec;
+	bool restore_flags;
+};
+
 struct translation {
 	struct emitter e;
 	struct pending_exit exits[MAX_EXITS];
 	int exit_count;
+	struct pending_check checks[BLOCK_MAX_BUDGETS + 1]; /* the budgets and the trace room */
+	int check_count;
 	struct pending_constant constants[MAX_CONSTANTS];
 	int constant_count;
 	struct insn_map insns[BLOCK_MAX_INSNS];
@@ -414,9 +424,9 @@ static void emit_copy(struct translation *t, const struct block_insn *bi)
 /* A callout: leave through the dispatcher, which calls fn and resumes right here. The
  * first `budgets_done` budget checks of the block have counted it by then: the slots that
  * get the rest of the block back should the thread not run it (instrument_uncount). */
-static struct jit_exit *emit_callout(struct translation *t, const struct block_callout *c,
-				     uint64_t pc, uint32_t block_remaining, bool is_budget,
-				     int budgets_done)
+static struct jit_exit *new_callout_exit(struct translation *t, const struct block_callout *c,
+					 uint64_t pc, uint32_t block_remaining, bool is_budget,
+					 int budgets_done)
 {
 	struct jit_exit *rec = fragment_new_exit(EXIT_CALLOUT, pc);
 	if (!rec) {
@@ -429,13 +439,24 @@ static struct jit_exit *emit_callout(struct translation *t, const struct block_c
 	rec->is_budget = is_budget;
 	for (int i = 0; i < budgets_done; i++)
 		rec->budget_slots |= 1u << block.budgets[i].slot;
+	return rec;
+}
+
+static struct jit_exit *emit_callout(struct translation *t, const struct block_callout *c,
+				     uint64_t pc, uint32_t block_remaining, bool is_budget,
+				     int budgets_done)
+{
+	struct jit_exit *rec = new_callout_exit(t, c, pc, block_remaining, is_budget, budgets_done);
+	if (!rec)
+		return NULL;
 	emit_exit_stub(&t->e, rec);
 	rec->resume = t->e.cur;
 	return rec;
 }
 
 /* sub $amount,%gs:slot; when negative, the callout (`remaining`: the block's counted
- * instructions; `budgets_done`: as emit_callout's). Flags are preserved when live. */
+ * instructions; `budgets_done`: as emit_callout's), out of line (emit_pending_checks).
+ * Flags are preserved when live. */
 static void emit_slot_check(struct translation *t, const struct block_callout *c, uint32_t amount,
 			    uint32_t remaining, bool flags_live, bool is_budget, int budgets_done)
 {
@@ -446,25 +467,27 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	emit_bytes(e, sub_gs, sizeof sub_gs);
 	emit_u32(e, TB_CLIENT_SLOTS + 8u * (uint32_t)c->slot);
 	emit_u32(e, amount);
-	if (!flags_live) {
-		emit_u8(e, 0x79); /* jns over the callout */
-		uint8_t *skip = e->cur;
-		emit_u8(e, 0);
-		emit_callout(t, c, block.start_pc, remaining, is_budget, budgets_done);
-		land_rel8(e, skip);
+	uint8_t *fire = emit_jcc_rel32(e, 0x8 /* s */, e->cur);
+	if (flags_live)
+		emit_restore_flags(e);
+	struct jit_exit *rec =
+	    new_callout_exit(t, c, block.start_pc, remaining, is_budget, budgets_done);
+	if (!rec)
 		return;
+	rec->resume = e->cur;
+	t->checks[t->check_count++] = (struct pending_check){fire, rec, flags_live};
+}
+
+static void emit_pending_checks(struct translation *t)
+{
+	for (int i = 0; i < t->check_count; i++) {
+		const struct pending_check *pc = &t->checks[i];
+		if (!t->e.overflow)
+			patch_rel32(pc->field, t->e.cur);
+		if (pc->restore_flags)
+			emit_restore_flags(&t->e);
+		emit_exit_stub(&t->e, pc->rec);
 	}
-	emit_u8(e, 0x78); /* js fire */
-	uint8_t *fire = e->cur;
-	emit_u8(e, 0);
-	emit_restore_flags(e);
-	emit_u8(e, 0xeb); /* jmp over the callout */
-	uint8_t *skip = e->cur;
-	emit_u8(e, 0);
-	land_rel8(e, fire);
-	emit_restore_flags(e);
-	emit_callout(t, c, block.start_pc, remaining, is_budget, budgets_done);
-	land_rel8(e, skip);
 }
 
 /* Iterations of a REP string instruction: add %rcx before it, subtract it after
@@ -638,6 +661,7 @@ static enum exit_kind decode_block(uint64_t pc)
 		bi->pc = pc + off;
 		bi->bytes = fetch_buf + off;
 		bi->rep_counter_slot = -1;
+		bi->rep_down_slot = -1;
 		bi->rep_table_slot = -1;
 		bi->memory_marks_slot = -1;
 		bi->callout_count = 0;
@@ -657,9 +681,12 @@ static void emit_rep_counters(struct translation *t, const struct block_insn *bi
 {
 	if (bi->rep_table_slot >= 0)
 		emit_rep_table_counter(&t->e, bi->rep_table_slot, bi->rep_table_index, after);
-	if (bi->rep_counter_slot < 0)
+	if (!jit_insn_is_rep_string(&bi->insn))
 		return;
-	emit_rep_counter(&t->e, bi->rep_counter_slot, after, false);
+	if (bi->rep_counter_slot >= 0)
+		emit_rep_counter(&t->e, bi->rep_counter_slot, after, false);
+	if (bi->rep_down_slot >= 0)
+		emit_rep_counter(&t->e, bi->rep_down_slot, after, true);
 	for (int i = 0; i < block.budget_count; i++)
 		emit_rep_counter(&t->e, block.budgets[i].slot, after, true);
 }
@@ -729,6 +756,7 @@ static bool emit_block(struct translation *t)
 		const struct block_insn *last = &block.insns[block.length - 1];
 		emit_direct_jump(t, last->pc + last->insn.length);
 	}
+	emit_pending_checks(t);
 	for (int i = 0; i < t->exit_count; i++) {
 		uint8_t *stub = t->e.cur;
 		struct pending_exit *x = &t->exits[i];

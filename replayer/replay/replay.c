@@ -218,9 +218,8 @@ static void instrument(struct jit_block *b, void *arg)
 	if (jit_block_flags_live(b))
 		replay_note_flags_live(jit_block_pc(b, 0));
 	nondet_instrument_block(b, nondet_callout);
-	if (!rp.guard_only)
-		jit_insert_budget_check(b, rp.budget_slot, replay_thread_block_start, NULL);
-	else if (!__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE)) /* to begin the thread */
+	/* Without guard_only, the instruction count's countdown checks every block. */
+	if (rp.guard_only && !__atomic_load_n(&rp.began, __ATOMIC_ACQUIRE)) /* to begin it */
 		jit_insert_budget_check(b, rp.budget_slot, replay_thread_guard, NULL);
 }
 
@@ -261,9 +260,12 @@ bool replay_start(const struct replay_input *in, const struct replay_options *o)
 {
 	rp.in = in;
 	rp.opt = *o;
-	jit_enable_icount();
 	if (!replay_threads_setup())
 		return false;
+	if (rp.guard_only)
+		jit_enable_icount();
+	else
+		jit_enable_icount_countdown(replay_thread_block_start, NULL);
 	jit_register_client(&client);
 	return true;
 }

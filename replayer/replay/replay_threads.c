@@ -112,7 +112,11 @@ void replay_thread_bind(struct jit_thread *t)
 	rp.pending = NULL;
 	__atomic_store_n(&th->thread, t, __ATOMIC_RELEASE);
 	jit_thread_slot_set(t, rp.state_slot, (uint64_t)th);
-	jit_thread_slot_set(t, rp.budget_slot, 0); /* its first block waits for its turn */
+	/* Its first block waits for its turn. */
+	if (rp.guard_only)
+		jit_thread_slot_set(t, rp.budget_slot, 0);
+	else
+		jit_set_icount_limit(t, jit_thread_icount(t));
 	if (th != &rp.threads[0])
 		return;
 	/* The first thread: the process's signal state, and every other thread of the
@@ -378,7 +382,7 @@ void replay_thread_block_start(const struct jit_callout *c)
 			deliver_signal(t, th, icount);
 			/* The block does not run (its count is given back to the budget too): the
 			 * handler's first block checks again. */
-			jit_thread_slot_set(t, rp.budget_slot, -(uint64_t)c->block_remaining);
+			jit_set_icount_limit(t, icount);
 			return;
 		}
 		if (icount == rt->end_icount && th->next == rt->nevents) {
@@ -406,12 +410,10 @@ void replay_thread_block_start(const struct jit_callout *c)
 				 stop == signal		  ? "delivers a signal"
 				 : stop == rt->end_icount ? "ends it"
 							  : "gives the turn on");
-		/* Counted down from the block's start: exactly 0 left at the stop, and the block
-		 * cut short when the stop is inside it. */
-		uint64_t budget = stop - icount;
-		jit_thread_slot_set(t, rp.budget_slot, budget - c->block_remaining);
-		if (c->block_remaining > budget)
-			jit_callout_limit_block(c, (uint32_t)budget);
+		/* The block is cut short when the stop is inside it. */
+		jit_set_icount_limit(t, stop);
+		if (c->block_remaining > stop - icount)
+			jit_callout_limit_block(c, (uint32_t)(stop - icount));
 		return;
 	}
 }

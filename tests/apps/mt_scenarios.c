@@ -18,6 +18,8 @@
  *              the kernel's tid writes (PARENT_SETTID, CHILD_SETTID, CHILD_CLEARTID)
  *   exit_at_start  rounds in which threads exit (pthread_join waits for the kernel to
  *              clear their tid word) just as another thread starts a region
+ *   strings    threads copy and fill a shared buffer with REP string instructions of
+ *              every length up to 300 (each iteration counts as an instruction), racing
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -444,16 +446,45 @@ static void exit_at_start(void)
 	say("exit at start: %ld rounds, %ld\n", ROUNDS, sum);
 }
 
+/* ---- strings ---- */
+static unsigned char shared_bytes[4096];
+static void *copy_and_fill(void *arg)
+{
+	long id = (long)arg;
+	for (long i = 0; i < 20000; i++) {
+		size_t n = (size_t)((i * 7 + id * 13) % 301), at = (size_t)(i * 31 % 3000);
+		unsigned char *dst = shared_bytes + at, *src = shared_bytes + (at + 512) % 3000;
+		__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+		n = (size_t)(i % 97);
+		dst = shared_bytes + (at + 1024) % 3000;
+		__asm__ volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(id + i) : "memory");
+	}
+	return NULL;
+}
+static void strings(void)
+{
+	pthread_t t[3];
+	for (long i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, copy_and_fill, (void *)i);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	long sum = 0;
+	for (size_t i = 0; i < sizeof shared_bytes; i++)
+		sum = sum * 31 + shared_bytes[i];
+	say("strings %ld (%ld)\n", sum, 3L);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		void (*run)(void);
 	} scenarios[] = {
-	    {"racy", racy},	{"queue", queue},	    {"short", short_lived},
-	    {"exits", exits},	{"sleeper", sleeper},	    {"signals", signals_between_threads},
-	    {"before", before}, {"both_start", both_start}, {"cpus", cpus},
-	    {"robust", robust}, {"raw_clone", raw_clone},   {"exit_at_start", exit_at_start}};
+	    {"racy", racy},	 {"queue", queue},	     {"short", short_lived},
+	    {"exits", exits},	 {"sleeper", sleeper},	     {"signals", signals_between_threads},
+	    {"before", before},	 {"both_start", both_start}, {"cpus", cpus},
+	    {"robust", robust},	 {"raw_clone", raw_clone},   {"exit_at_start", exit_at_start},
+	    {"strings", strings}};
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof scenarios[0]; i++)
 		if (!strcmp(argv[1], scenarios[i].name)) {
 			scenarios[i].run();
@@ -461,6 +492,6 @@ int main(int argc, char **argv)
 		}
 	fprintf(stderr,
 		"usage: mt_scenarios racy|queue|short|exits|sleeper|signals|before|both_start|"
-		"cpus|robust|raw_clone|exit_at_start\n");
+		"cpus|robust|raw_clone|exit_at_start|strings\n");
 	return 2;
 }

@@ -1,0 +1,19 @@
+/* Inside the JIT: the built-in instruction count's part in translation and in leaving a
+ * block early (the API is instrument.h's jit_enable_icount and its kin). */
+#ifndef JIT_ICOUNT_H
+#define JIT_ICOUNT_H
+
+#include <stdint.h>
+
+#include "instrument.h"
+
+/* Counts the block's instructions (when some client asked for the count), before the
+ * clients instrument it. */
+void icount_block(struct jit_block *b);
+
+/* The thread leaves its block with `remaining` counted instructions not run: takes them
+ * out of the count. Returns the budget slots still to be given them back (the countdown,
+ * itself a budget, is not among them any more). */
+uint32_t icount_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots);
+
+#endif
