@@ -13,6 +13,7 @@
 struct rthread {
 	const struct replay_thread *rt;
 	size_t next;		   /* its next recorded event */
+	size_t signal_at;	   /* its next signal event at or after `next` (next_signal) */
 	bool begun;		   /* its first block ran (mask set, a start syscall returned) */
 	bool has_turn;		   /* the current slice of the schedule is its own */
 	uint64_t slice_end;	   /* with has_turn: the count where that slice ends */

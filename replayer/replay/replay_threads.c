@@ -259,12 +259,16 @@ void replay_thread_finish(struct jit_thread *t, struct rthread *th, uint64_t ico
 
 /* ---- block starts ---- */
 
-static uint64_t next_signal(const struct rthread *th)
+/* The count of the thread's next recorded signal (UINT64_MAX: none). Its index is kept: it
+ * moves forward only, as th->next does (a scan from th->next at every block start's
+ * callout went through thousands of syscalls each time). */
+static uint64_t next_signal(struct rthread *th)
 {
-	for (size_t i = th->next; i < th->rt->nevents; i++)
-		if (th->rt->events[i].kind == PINBALL_EV_SIGNAL)
-			return th->rt->events[i].icount;
-	return UINT64_MAX;
+	size_t i = th->signal_at > th->next ? th->signal_at : th->next;
+	while (i < th->rt->nevents && th->rt->events[i].kind != PINBALL_EV_SIGNAL)
+		i++;
+	th->signal_at = i;
+	return i < th->rt->nevents ? th->rt->events[i].icount : UINT64_MAX;
 }
 
 static void deliver_signal(struct jit_thread *t, struct rthread *th, uint64_t icount)
