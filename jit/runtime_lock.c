@@ -3,6 +3,7 @@
 #include "rt_mutex.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
+#include "threads.h"
 
 static rt_mutex lock;
 static long owner; /* kernel tid of the holder, 0 when free */
@@ -10,7 +11,7 @@ static long owner; /* kernel tid of the holder, 0 when free */
 void runtime_lock(void)
 {
 	rt_mutex_lock(&lock);
-	__atomic_store_n(&owner, rt_gettid(), __ATOMIC_RELAXED);
+	__atomic_store_n(&owner, thread_current_os_tid(), __ATOMIC_RELAXED);
 }
 
 void runtime_unlock(void)
@@ -23,7 +24,7 @@ bool runtime_trylock(void)
 {
 	if (!rt_mutex_trylock(&lock))
 		return false;
-	__atomic_store_n(&owner, rt_gettid(), __ATOMIC_RELAXED);
+	__atomic_store_n(&owner, thread_current_os_tid(), __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -41,7 +42,7 @@ void runtime_unlock_from_handler(struct jit_thread *t)
 
 bool runtime_lock_held(void)
 {
-	return __atomic_load_n(&owner, __ATOMIC_RELAXED) == rt_gettid();
+	return __atomic_load_n(&owner, __ATOMIC_RELAXED) == thread_current_os_tid();
 }
 
 void runtime_lock_forget(long tid)
@@ -55,5 +56,5 @@ void runtime_lock_forget(long tid)
 void runtime_lock_adopt(void)
 {
 	if (__atomic_load_n(&lock.state, __ATOMIC_RELAXED))
-		__atomic_store_n(&owner, rt_gettid(), __ATOMIC_RELAXED);
+		__atomic_store_n(&owner, thread_current_os_tid(), __ATOMIC_RELAXED);
 }

@@ -32,6 +32,17 @@ static size_t thread_total;
 static struct jit_thread *vfork_children[MAX_VFORK_CHILDREN];
 static uint32_t next_number = UINT32_MAX; /* jit_number_next_thread; UINT32_MAX: none */
 
+long thread_current_os_tid(void)
+{
+	if (use_fsgsbase) {
+		uint64_t gs;
+		__asm__ volatile("rdgsbase %0" : "=r"(gs));
+		if (gs)
+			return ((const struct jit_thread *)gs)->os_tid;
+	}
+	return rt_gettid();
+}
+
 int threads_init(uint64_t hwcap2, const char **why)
 {
 	use_fsgsbase = (hwcap2 & HWCAP2_FSGSBASE) != 0;
