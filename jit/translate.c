@@ -779,7 +779,10 @@ static bool emit_block(struct translation *t)
 	return !t->failed && !t->e.overflow;
 }
 
-static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered)
+/* Translates `block` (decoded at app_pc). NULL when out of room, or (*stale) when the app's
+ * code changed since it was fetched. */
+static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered,
+				      bool *stale)
 {
 	size_t room = CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1);
 	for (size_t i = 0; i < block.length; i++)
@@ -820,6 +823,14 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	code_cache_commit(code, f->cache_size);
 	fragment_index(f);
 	code_pages_translated(f->app_pc, f->app_end);
+	/* Another thread may have written the code between its fetch and its page's write
+	 * protection just now: such a write faulted on nothing, and the translation would run
+	 * the old code for ever. Written later, it faults and retires this one. */
+	if (start == EXIT_DIRECT &&
+	    memcmp((const void *)f->app_pc, fetch_buf, f->app_end - f->app_pc) != 0) {
+		*stale = true;
+		return NULL;
+	}
 	if (registered)
 		fragment_insert(f);
 	return f;
@@ -827,16 +838,20 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 
 static struct fragment *translate(uint64_t app_pc, bool registered)
 {
-	enum exit_kind start = decode_block(app_pc);
-	if (start == EXIT_DIRECT)
-		instrument_block(&block);
-	translate_stats.blocks++;
-	struct fragment *f = try_translate(app_pc, start, registered);
-	if (!f) {
-		jit_reset_cache();
-		f = try_translate(app_pc, start, registered);
+	for (;;) {
+		enum exit_kind start = decode_block(app_pc);
+		if (start == EXIT_DIRECT)
+			instrument_block(&block);
+		translate_stats.blocks++;
+		bool stale = false;
+		struct fragment *f = try_translate(app_pc, start, registered, &stale);
+		if (!f && !stale) {
+			jit_reset_cache();
+			f = try_translate(app_pc, start, registered, &stale);
+		}
+		if (!stale)
+			return f;
 	}
-	return f;
 }
 
 struct fragment *translate_block(uint64_t app_pc)
