@@ -13,7 +13,7 @@ enum {
 	BLOCK_MAX_INSNS = JIT_MAX_BLOCK_LENGTH,
 	BLOCK_MAX_COUNTERS = 8,
 	BLOCK_MAX_CALLOUTS = 4,
-	BLOCK_MAX_BUDGETS = 8, /* a split budget's slots, and others' */
+	BLOCK_MAX_BUDGETS = 8,	     /* a split budget's slots, and others' */
 	BLOCK_MAX_TRACE_STORES = 24, /* all 16 registers, 4 addresses, a condition... */
 };
 

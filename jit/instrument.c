@@ -8,7 +8,7 @@
 #include "code_pages.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
-#include "icount.h"
+#include "instruction_count.h"
 #include "messages.h"
 #include "park.h"
 #include "rt_syscall.h"

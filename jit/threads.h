@@ -36,13 +36,13 @@ struct jit_thread *threads_vfork_child_at(size_t slot);
 /* Points %gs at t for the calling thread. */
 int thread_install_gs(struct jit_thread *t);
 
-/* The calling thread's block (its %gs), from runtime code running on an app thread. */
 /* The calling thread's kernel id: an app thread's, kept in its block, is read through
  * %gs without a syscall where the CPU lets user code read the %gs base (a gettid costs
  * about 0.2 us in a VM, and the runtime's lock asks at every entry); the driver's helper
  * threads, which have no block, ask the kernel. */
 long thread_current_os_tid(void);
 
+/* The calling thread's block (its %gs), from runtime code running on an app thread. */
 static inline struct jit_thread *thread_current(void)
 {
 	struct jit_thread *t;

@@ -129,9 +129,10 @@ void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *
  * negative, calls fn before the block runs (pc = the block's first instruction). */
 void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg);
 
-/* The instruction count kept as a countdown to a per-thread limit, checked in every block: fn runs as
- * a jit_insert_budget_check's callout would (the block's first budget check) at the start
- * of the block that would take the thread's count past its limit. For a client that needs
+/* The instruction count kept as a countdown to a per-thread limit, checked in every
+ * block: fn runs as a jit_insert_budget_check's callout would (the block's first budget
+ * check) at the latest at the start of the block that would take the thread's count past
+ * its limit, and maybe earlier (fn then sets the limit again). For a client that needs
  * such a check in every block anyway (a replay's exact stops): a block then updates one
  * counter, not two. Before the app starts; a thread starts with limit 0 (its first block
  * fires). */

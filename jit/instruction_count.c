@@ -12,7 +12,7 @@
  * a check), maybe earlier (the client then sets the same limit again, which spreads what
  * is left anew). A REP string instruction's iterations go down in both stripes, so that the
  * next block fires whichever stripe it checks, and up in a correction slot. */
-#include "icount.h"
+#include "instruction_count.h"
 
 #include "block.h"
 #include "messages.h"

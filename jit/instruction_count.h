@@ -1,7 +1,7 @@
 /* Inside the JIT: the built-in instruction count's part in translation and in leaving a
  * block early (the API is instrument.h's jit_enable_icount and its kin). */
-#ifndef JIT_ICOUNT_H
-#define JIT_ICOUNT_H
+#ifndef JIT_INSTRUCTION_COUNT_H
+#define JIT_INSTRUCTION_COUNT_H
 
 #include <stdint.h>
 
