@@ -38,20 +38,27 @@ static unsigned ticket_bit(int ticket)
 	return 1u << ((unsigned)ticket & 31);
 }
 
-bool baton_acquire(void)
+struct baton_ticket baton_take(void)
 {
-	unsigned generation = __atomic_load_n(&b.generation, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&b.enabled, __ATOMIC_SEQ_CST))
+	struct baton_ticket t = {.generation = __atomic_load_n(&b.generation, __ATOMIC_SEQ_CST),
+				 .valid = __atomic_load_n(&b.enabled, __ATOMIC_SEQ_CST)};
+	if (t.valid)
+		t.number = (int)__atomic_fetch_add(&b.next, 1, __ATOMIC_SEQ_CST);
+	return t;
+}
+
+bool baton_wait(const struct baton_ticket *t)
+{
+	if (!t->valid)
 		return false;
-	int ticket = (int)__atomic_fetch_add(&b.next, 1, __ATOMIC_SEQ_CST);
 	for (;;) {
 		int serving = __atomic_load_n(&b.serving, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&b.generation, __ATOMIC_SEQ_CST) != generation)
+		if (__atomic_load_n(&b.generation, __ATOMIC_SEQ_CST) != t->generation)
 			return false;
-		if (serving == ticket)
+		if (serving == t->number)
 			return true;
 		rt_syscall6(SYS_futex, (long)&b.serving, FUTEX_WAIT_BITSET_PRIVATE, serving, 0, 0,
-			    ticket_bit(ticket));
+			    ticket_bit(t->number));
 	}
 }
 

@@ -15,9 +15,20 @@ void baton_enable(void);
 /* The region ends: nobody holds it, and every waiter stops waiting. (World stopped.) */
 void baton_disable(void);
 
-/* Waits until the caller holds the baton: true; false when the region ended (or another
- * one began) meanwhile. Call through jit_wait_unlocked: it blocks. */
-bool baton_acquire(void);
+/* A place in the queue, taken under the runtime's lock, where regions start and end: a
+ * ticket taken in a region is never served in the next one (a waiter that took it just
+ * before the region's end must not hold the next region's baton without having started
+ * there). `valid`: the baton is enabled (a region is on). */
+struct baton_ticket {
+	int number;
+	unsigned generation;
+	bool valid;
+};
+struct baton_ticket baton_take(void);
+
+/* Waits until the ticket is served: true (the caller holds the baton); false when its
+ * region ended meanwhile. Call through jit_wait_unlocked: it blocks. */
+bool baton_wait(const struct baton_ticket *t);
 
 /* Passes the baton to the next waiter (the caller holds it). */
 void baton_release(void);

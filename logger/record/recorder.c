@@ -333,7 +333,7 @@ static void nondet_callout(const struct jit_callout *c)
 static void instrument(struct jit_block *b, void *arg)
 {
 	(void)arg;
-	if (rec.state != IN || rec.disabled)
+	if (!recording())
 		return;
 	nondet_instrument_block(b, nondet_callout);
 	region_instrument_block(b);
@@ -432,7 +432,7 @@ static const struct jit_client client = {
 /* A fatal error in a region: nothing that looks like a pinball may stay behind. */
 static void abandon_region(void)
 {
-	if (rec.state != IN && rec.state != TO_OUT)
+	if (!region_on())
 		return;
 	struct record *r = record_new(REC_ABORT, 0);
 	if (!r)

@@ -30,10 +30,17 @@ struct recorder_state {
 };
 extern struct recorder_state rec;
 
-/* Whether the region records now (a transition to OUT still finishes its block in it). */
+/* Whether a region is on: a transition to OUT still finishes its block in it, and a thread
+ * that reaches its start safe point meanwhile takes part (it must not run beside it). */
+static inline bool region_on(void)
+{
+	return rec.state == IN || rec.state == TO_OUT;
+}
+
+/* Whether the region records now. */
 static inline bool recording(void)
 {
-	return (rec.state == IN || rec.state == TO_OUT) && !rec.disabled;
+	return region_on() && !rec.disabled;
 }
 
 /* record_events.c: what a region records of each thread's system calls and signals. */

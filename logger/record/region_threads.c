@@ -180,7 +180,7 @@ void region_thread_new(struct jit_thread *t, uint64_t pc)
 		jit_fatal("out of memory while recording");
 	st->loop_share = 1024;
 	jit_thread_slot_set(t, state_slot, (uint64_t)st);
-	if (rec.state == IN && !rec.disabled) {
+	if (recording()) {
 		/* Born in the region: from its first instruction, which waits for the baton. */
 		st->region = rec.region;
 		st->born = true;
@@ -278,36 +278,60 @@ static void end_slice(struct jit_thread *t, struct rec_thread *st, uint64_t icou
 		baton_release();
 }
 
+struct baton_wait {
+	struct baton_ticket ticket;
+	bool served;
+};
+
+/* Without the runtime's lock: touches nothing a transition may change meanwhile. */
 static void wait_for_baton(void *arg)
 {
-	struct rec_thread *st = arg;
-	st->holds = baton_acquire();
+	struct baton_wait *w = arg;
+	w->served = baton_wait(&w->ticket);
 }
 
-/* Waits (without the runtime's lock) until t holds the baton, or the region is over; the
- * stopper records an end state from what is noted here meanwhile. `absolute` is the
- * thread's instruction count where it waits (`result`: the syscall's, after one). */
+static bool still_on(uint32_t region)
+{
+	return region_on() && rec.region == region;
+}
+
+/* Waits (without the runtime's lock) for the thread's turn in its region: true when it
+ * holds the baton, false when the region is over. The stopper records an end state from
+ * what is noted here meanwhile: `absolute` is the thread's instruction count where it
+ * waits (`result`: the syscall's, after one). */
+static bool take_turn(struct rec_thread *st, enum waiting where, uint64_t absolute, long result)
+{
+	uint32_t region = st->region;
+	while (still_on(region)) {
+		st->waits = where;
+		st->wait_icount = absolute - st->start_icount;
+		st->wait_result = result;
+		struct baton_wait w = {.ticket = baton_take()};
+		jit_wait_unlocked(wait_for_baton, &w);
+		if (!still_on(region))
+			return false; /* st is the next region's now, or no longer looked at */
+		st->waits = RUNNING;
+		if (w.served) {
+			st->holds = true;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void acquire(struct jit_thread *t, struct rec_thread *st, enum waiting where,
 		    uint64_t absolute, long result)
 {
 	const struct state_note after_syscall = {.after_syscall = true, .result = result};
 	for (;;) {
-		st->waits = where;
-		st->wait_icount = absolute - st->start_icount;
-		st->wait_result = result;
-		uint32_t region = st->region;
-		while ((rec.state == IN || rec.state == TO_OUT) && rec.region == region &&
-		       !st->holds)
-			jit_wait_unlocked(wait_for_baton, st);
-		st->waits = RUNNING;
-		if (st->holds) {
+		if (take_turn(st, where, absolute, result)) {
 			st->slice_start = absolute - st->start_icount;
 			arm_slice(t, st, absolute, rec.slice);
 			__atomic_store_n(&holder, t, __ATOMIC_RELEASE);
 			return;
 		}
 		/* A new region began while it waited: it starts there, where it waits. */
-		if (rec.state != IN || st->region != rec.region || st->started)
+		if (!region_on() || st->region != rec.region || st->started)
 			return;
 		record_start(t, st, absolute,
 			     where == AFTER_SYSCALL ? &after_syscall : &(struct state_note){0});
@@ -355,12 +379,12 @@ void region_threads_begin(struct jit_thread *self, uint64_t icount)
 void region_thread_safe_point(struct jit_thread *t, uint64_t icount)
 {
 	struct rec_thread *st = in_region(t);
-	if (st && rec.state == IN && st->started && st->holds && st->preempted) {
+	if (st && region_on() && st->started && st->holds && st->preempted) {
 		end_slice(t, st, icount - st->start_icount, true);
 		acquire(t, st, AT_BOUNDARY, icount, 0);
 		return;
 	}
-	if (!st || rec.state != IN || st->started)
+	if (!st || !region_on() || st->started)
 		return;
 	record_start(t, st, icount, &(struct state_note){0});
 	acquire(t, st, AT_BOUNDARY, icount, 0);
@@ -451,7 +475,7 @@ static void slice_check(const struct jit_callout *c)
 {
 	struct jit_thread *t = c->thread;
 	struct rec_thread *st = in_region(t);
-	if (!st || rec.state != IN) {
+	if (!st || !region_on()) {
 		jit_split_budget_set(t, &slice_budget, INT64_C(1) << 62);
 		return;
 	}
@@ -480,7 +504,7 @@ static void pause_check(const struct jit_callout *c)
 {
 	struct jit_thread *t = c->thread;
 	struct rec_thread *st = in_region(t);
-	if (!st || rec.state != IN || !st->holds || !baton_wanted())
+	if (!st || !region_on() || !st->holds || !baton_wanted())
 		return;
 	end_slice(t, st, region_callout_icount(c), true);
 	acquire(t, st, AT_BOUNDARY, jit_callout_icount(c), 0);

@@ -2,7 +2,10 @@
 # Usage: regions.sh LOGGER REPLAYER THREADS_APP MT_SCENARIOS
 # Regions in the middle of multithreaded runs replay on their own, ten recordings each: an
 # icount region counted over all threads, uniform regions (each thread's chain starts
-# some), a region from a thread function's address.
+# some), a region from a thread function's address; and twenty short regions from that
+# address, which end before the other threads come to their start safe points: those that
+# come while the stop is pending take part (waiting), or they would run beside the stopper's
+# last block, unrecorded (with the racy counter's writes in it: a DIVERGED replay).
 set -uo pipefail
 logger=$1 replayer=$2 threads=$3 scenarios=$4
 work=$(mktemp -d)
@@ -30,4 +33,10 @@ for run in $(seq 1 10); do
 	"$logger" -log:basename "$work/addr" -control start:address:racy_add,stop:icount:50000 \
 		-- "$scenarios" racy >/dev/null || fail "recording the address region"
 	replays "$work/addr" 1 4
+done
+for run in $(seq 1 20); do
+	rm -rf "$work"/*
+	"$logger" -log:basename "$work/short" -control start:address:racy_add,stop:icount:500 \
+		-- "$scenarios" racy >/dev/null || fail "recording the short address regions"
+	replays "$work/short" 1 4
 done
