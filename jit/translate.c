@@ -467,7 +467,7 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	emit_bytes(e, sub_gs, sizeof sub_gs);
 	emit_u32(e, TB_CLIENT_SLOTS + 8u * (uint32_t)c->slot);
 	emit_u32(e, amount);
-	uint8_t *fire = emit_jcc_rel32(e, 0x8 /* s */, e->cur);
+	uint8_t *fire = emit_jcc_rel32_local(e, 0x8 /* s */);
 	if (flags_live)
 		emit_restore_flags(e);
 	struct jit_exit *rec =

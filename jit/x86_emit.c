@@ -79,20 +79,37 @@ bool rel32_reaches(const uint8_t *field, const uint8_t *target)
 void patch_rel32(uint8_t *field, const uint8_t *target)
 {
 	int32_t rel = (int32_t)(target - (field + 4));
-	memcpy(field, &rel, 4);
+	unsigned at = (unsigned)((uintptr_t)field & 7);
+	if (at > 4) { /* across two words: only in code that no thread runs yet */
+		memcpy(field, &rel, 4);
+		return;
+	}
+	/* One aligned 8-byte store, atomic for a thread running the branch meanwhile; the
+	 * word's other bytes do not change (links are made under the runtime's lock). */
+	uint64_t *word = (uint64_t *)((uintptr_t)field - at);
+	uint64_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
+	memcpy((uint8_t *)&value + at, &rel, 4);
+	__atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
+static void emit_rel32_padding(struct emitter *e, unsigned before)
+{
+	/* The rel32 field is re-pointed while other threads may execute the branch: keep it
+	 * inside one aligned 8-byte word, which patch_rel32 stores at once (3 positions in 8
+	 * need padding, against 3 in 4 for a 4-byte aligned field). One NOP of the padding's
+	 * length: the padding runs on every execution, and the CPU decodes one instruction
+	 * faster than three. */
+	static const uint8_t nops[3][3] = {{0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}};
+	unsigned at = (unsigned)(((uintptr_t)e->cur + before) & 7);
+	unsigned pad = at > 4 ? 8 - at : 0;
+	if (pad)
+		emit_bytes(e, nops[pad - 1], pad);
 }
 
 static uint8_t *emit_rel32_branch(struct emitter *e, const uint8_t *opcode, unsigned n,
 				  const uint8_t *target)
 {
-	/* The rel32 field is re-pointed while other threads may execute the branch: keep it
-	 * 4-byte aligned so that the store is atomic. One NOP of the padding's length: the
-	 * padding runs on every execution, and the CPU decodes one instruction faster than
-	 * three. */
-	static const uint8_t nops[3][3] = {{0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}};
-	unsigned pad = (4 - (unsigned)(((uintptr_t)e->cur + n) & 3)) & 3;
-	if (pad)
-		emit_bytes(e, nops[pad - 1], pad);
+	emit_rel32_padding(e, n);
 	emit_bytes(e, opcode, n);
 	uint8_t *field = e->cur;
 	emit_u32(e, 0);
@@ -111,6 +128,15 @@ uint8_t *emit_jcc_rel32(struct emitter *e, unsigned condition, const uint8_t *ta
 {
 	const uint8_t op[] = {0x0f, (uint8_t)(0x80 | (condition & 0xf))};
 	return emit_rel32_branch(e, op, 2, target);
+}
+
+uint8_t *emit_jcc_rel32_local(struct emitter *e, unsigned condition)
+{
+	const uint8_t op[] = {0x0f, (uint8_t)(0x80 | (condition & 0xf))};
+	emit_bytes(e, op, sizeof op);
+	uint8_t *field = e->cur;
+	emit_u32(e, 0);
+	return field;
 }
 
 void emit_lea_rsp(struct emitter *e, int32_t disp)
