@@ -32,13 +32,17 @@ static const struct knob shared_knobs[] = {
     SHARED("-vprofile", KNOB_STRING, analysis.vprofile.plugin, "PLUGIN",
 	   "value profiling with the plug-in PLUGIN.so (a path), or a bundled one: classic, "
 	   "address"),
-    {"-vprofile_out", KNOB_STRING, offsetof(struct shared_knobs, analysis.vprofile.output),
-     "FILE", "write the -vprofile profile to FILE (see pinball vplist)", 0, "NAME.vprof"},
+    {"-vprofile_out", KNOB_STRING, offsetof(struct shared_knobs, analysis.vprofile.output), "FILE",
+     "write the -vprofile profile to FILE (see pinball vplist)", 0, "NAME.vprof"},
     {"-vprofile:image", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.image), "N",
-     "(set when following execve) the number of this process image's -vprofile profile",
-     UINT32_MAX, NULL},
+     "(set when following execve) the number of this process image's -vprofile profile", UINT32_MAX,
+     NULL},
     {"-vprofile_values", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.values_kept),
      "N", "distinct values -vprofile keeps per instruction", 1u << 30, NULL},
+    {"-vprofile_sample", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.sample), "N",
+     "-vprofile profiles one of every N trace buffers of a thread (bursts of about 1 MiB of "
+     "records; 1: every execution)",
+     1u << 30, NULL},
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
      "instructions per -bbv interval", 1000000000000ull, NULL},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
@@ -62,6 +66,7 @@ bool shared_knobs_init(struct shared_knobs *k)
 	k->analysis.obbv = "bbv.bb";
 	k->analysis.bbv_interval = 10000000;
 	k->analysis.vprofile.values_kept = VPROF_DEFAULT_VALUES_KEPT;
+	k->analysis.vprofile.sample = 1;
 	return k->control != NULL;
 }
 

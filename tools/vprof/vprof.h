@@ -16,6 +16,10 @@ struct vprof_knobs {
 	const char *plugin;   /* -vprofile: a path, or a bundled profiler's name */
 	const char *output;   /* -vprofile_out (NULL: NAME.vprof, NAME the profiler's) */
 	uint64_t values_kept; /* -vprofile_values: distinct samples kept per instruction */
+	/* -vprofile_sample: each thread's trace buffers profiled, one in this many (its
+	 * first, then every Nth): bursts of consecutive executions, as a sampling profiler
+	 * takes them; 1 profiles every execution. */
+	uint64_t sample;
 	/* -vprofile:image, set when following execve: this process image's number in its
 	 * process (0: the first image of the process the user started, which writes FILE;
 	 * image k of process PID writes FILE.PID.k). */

@@ -33,6 +33,8 @@ int vp_db_write(const char *path, const struct vp_profile *p, char *err, size_t 
 	}
 	fprintf(f, "%s %d\nprofiler %s\nplugin %s\ncontexts %u\nkept %u\n", VP_DB_MAGIC,
 		VP_DB_VERSION, p->name, p->plugin, p->contexts, p->values_kept);
+	if (p->sample > 1)
+		fprintf(f, "sampled %u\n", p->sample);
 	for (size_t i = 0; i < p->nimages; i++)
 		fprintf(f, "image 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " %s\n",
 			p->images[i].start, p->images[i].end, p->images[i].offset,
@@ -153,6 +155,18 @@ static bool parse_value(struct reader *r)
 	return true;
 }
 
+/* Right after the header, from a profile of sampled buffers. */
+static bool parse_sampled(struct reader *r)
+{
+	unsigned period;
+	char extra;
+	if (r->p->nimages || r->p->nstats || r->p->sample != 1 ||
+	    sscanf(r->text + 8, "%u%c", &period, &extra) != 1 || period < 2)
+		return fail(r, "a bad 'sampled' line");
+	r->p->sample = period;
+	return true;
+}
+
 static bool parse_image(struct reader *r)
 {
 	struct vp_profile *p = r->p;
@@ -211,6 +225,8 @@ static bool parse(struct reader *r)
 		bool ok;
 		if (!strncmp(r->text, "value ", 6))
 			ok = parse_value(r);
+		else if (!strncmp(r->text, "sampled ", 8))
+			ok = parse_sampled(r);
 		else if (!strncmp(r->text, "insn ", 5))
 			ok = parse_insn(r);
 		else if (!strncmp(r->text, "image ", 6))

@@ -30,7 +30,10 @@ struct dthread {
 	 * when it is full). */
 	struct frame frames[MAX_DEPTH];
 	unsigned top, depth;
-	bool returning; /* the last block ended in a return: the next one pops frames */
+	bool returning;	   /* the last block ended in a return: the next one pops frames */
+	uint64_t buffers;  /* seen so far */
+	bool sampled;	   /* the buffer being decoded gives entries */
+	bool kept_sampled; /* the kept record came in such a buffer */
 	uint8_t copy[VP_MARGIN];
 };
 
@@ -38,6 +41,12 @@ static struct dthread *threads[TRACE_BUFFERS_MAX_THREADS];
 static struct vprof_entry batch[VP_BATCH];
 static struct vp_origin batch_from[VP_BATCH];
 static size_t nbatch;
+static uint32_t sample_period = 1;
+
+void vp_decode_sample(uint32_t period)
+{
+	sample_period = period ? period : 1;
+}
 
 static uint64_t value_at(const uint8_t *record, uint32_t offset)
 {
@@ -117,7 +126,7 @@ static void flush(struct dthread *th, uint32_t tid, uint64_t end, bool whole, vp
 	if (!blk)
 		return;
 	th->kept = NULL;
-	if (th->kept_state)
+	if (th->kept_state && th->kept_sampled)
 		for (uint32_t i = 0; i < blk->ninsns; i++) {
 			uint64_t pc = blk->insns[i].pc;
 			if (pc >= end)
@@ -170,6 +179,7 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 	if (tid >= TRACE_BUFFERS_MAX_THREADS)
 		return;
 	struct dthread *th = thread_of(tid);
+	th->sampled = th->buffers++ % sample_period == 0;
 	const uint8_t *p = (const uint8_t *)b->words, *end = p + b->used;
 	while (p + 8 <= end) {
 		uint64_t word = value_at(p, 0);
@@ -188,6 +198,7 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 			th->returning = false;
 		}
 		th->kept = blk;
+		th->kept_sampled = th->sampled;
 		th->record = p;
 		th->kept_state = th->inside;
 		p += blk->bytes;

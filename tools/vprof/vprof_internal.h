@@ -106,6 +106,10 @@ struct vp_origin {
 typedef void (*vp_batch_fn)(const struct vprof_entry *entries, const struct vp_origin *from,
 			    size_t n);
 void vp_decode(const struct handoff_buffer *b, vp_batch_fn process);
+/* Before the first buffer: entries come from one buffer of every `period` of a thread (its
+ * first, then every period-th); the others only keep the thread's region marks and call
+ * sites up to date. */
+void vp_decode_sample(uint32_t period);
 void vp_decode_end(vp_batch_fn process);
 
 #endif

@@ -227,6 +227,11 @@ int vp_list(const char *file, const struct vp_list_options *o, FILE *out, char *
 		"profile '%s' (%s): %zu instructions, %" PRIu64 " executions, %" PRIu64
 		" samples\n",
 		p->name, p->plugin, p->nstats, total, samples);
+	if (p->sample > 1)
+		fprintf(out,
+			"sampled: 1 trace buffer in %u of each thread (its first, then one every "
+			"%u); the counts are of the executions in them\n",
+			p->sample, p->sample);
 	for (size_t i = 0; i < n; i++) {
 		fputc('\n', out);
 		print_insn(&f, o, p, order[i], total, &where[i], out);

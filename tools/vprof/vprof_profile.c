@@ -22,6 +22,7 @@ struct vp_profile *vp_profile_new(const char *name, const char *plugin, unsigned
 	p->plugin = strdup(plugin);
 	p->contexts = contexts;
 	p->values_kept = values_kept;
+	p->sample = 1;
 	p->capacity = 1024;
 	p->stats = calloc(p->capacity, sizeof *p->stats);
 	if (!p->name || !p->plugin || !p->stats) {

@@ -49,6 +49,7 @@ struct vp_profile {
 	char *plugin; /* the plug-in's absolute path */
 	unsigned contexts;
 	uint32_t values_kept; /* distinct samples kept per instruction */
+	uint32_t sample;      /* one trace buffer in this many was profiled (-vprofile_sample) */
 	struct vp_image_map *images;
 	size_t nimages;
 	struct vp_stat **stats; /* open addressing by pc while gathering; sorted when read */

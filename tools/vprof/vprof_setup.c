@@ -124,6 +124,10 @@ int vprof_register(const struct vprof_knobs *k, char *err, size_t errlen)
 		snprintf(err, errlen, "-vprofile_values must be at least 1");
 		return -1;
 	}
+	if (!k->sample) {
+		snprintf(err, errlen, "-vprofile_sample must be at least 1");
+		return -1;
+	}
 	if (vp_plugin_load(k->plugin, &vs.plugin, err, errlen))
 		return -1;
 	if (vp_spec_compile(vs.plugin.table->prof_init(), &vp_spec, why, sizeof why)) {
@@ -138,6 +142,8 @@ int vprof_register(const struct vprof_knobs *k, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory for -vprofile");
 		return -1;
 	}
+	vs.profile->sample = (uint32_t)k->sample;
+	vp_decode_sample((uint32_t)k->sample);
 	if (vp_merge_start(vs.profile, err, errlen))
 		return -1;
 	static const struct handoff_ops ops = {consume, finish, NULL};
