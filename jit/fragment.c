@@ -6,14 +6,17 @@
 #include "x86_emit.h"
 
 enum {
-	HASH_BITS = 16,
-	HASH_SIZE = 1 << HASH_BITS,
+	/* The table grows with the fragments (to one bucket each, at most HASH_MAX_BITS): a
+	 * short process's few thousand fragments touch 8 of its pages, not all 128. */
+	HASH_MIN_BITS = 12,
+	HASH_MAX_BITS = 16,
 	POOL_CHUNK = 1 << 20,
 	PAGE_SET_BITS = 14,
 	PAGE_SET_SIZE = 1 << PAGE_SET_BITS,
 };
 
-static struct fragment *buckets[HASH_SIZE];
+static struct fragment *buckets[1 << HASH_MAX_BITS];
+static unsigned hash_bits = HASH_MIN_BITS;
 static size_t count;
 static uint64_t generation;
 static uint64_t retirements; /* full or partial: a fragment may have stopped being current */
@@ -41,9 +44,41 @@ static uint64_t pages[PAGE_SET_SIZE];
 static size_t page_count;
 static bool pages_overflowed;
 
-static size_t hash_pc(uint64_t pc)
+static uint64_t mix(uint64_t key)
 {
-	return (size_t)((pc * 0x9e3779b97f4a7c15ull) >> (64 - HASH_BITS));
+	return key * 0x9e3779b97f4a7c15ull;
+}
+
+static size_t bucket_of(uint64_t pc)
+{
+	return (size_t)(mix(pc) >> (64 - hash_bits));
+}
+
+static size_t buckets_used(void)
+{
+	return (size_t)1 << hash_bits;
+}
+
+/* Twice the buckets. A bucket's fragments all go to the two that replace it (the hash is
+ * the top bits), in the order they had: the newest of a pc stays first. */
+static void grow_buckets(void)
+{
+	struct fragment *all = NULL; /* each chain reversed, in turn */
+	for (size_t h = 0; h < buckets_used(); h++)
+		while (buckets[h]) {
+			struct fragment *f = buckets[h];
+			buckets[h] = f->hash_next;
+			f->hash_next = all;
+			all = f;
+		}
+	hash_bits++;
+	while (all) {
+		struct fragment *f = all;
+		all = f->hash_next;
+		size_t h = bucket_of(f->app_pc);
+		f->hash_next = buckets[h];
+		buckets[h] = f;
+	}
 }
 
 void *fragment_meta_alloc(size_t size)
@@ -68,7 +103,7 @@ static void page_set_add(uint64_t page)
 {
 	if (pages_overflowed)
 		return;
-	size_t i = hash_pc(page) & (PAGE_SET_SIZE - 1);
+	size_t i = (size_t)(mix(page) >> (64 - PAGE_SET_BITS));
 	while (pages[i] && pages[i] != page)
 		i = (i + 1) & (PAGE_SET_SIZE - 1);
 	if (pages[i])
@@ -85,7 +120,7 @@ static bool page_set_has(uint64_t page)
 {
 	if (pages_overflowed)
 		return true;
-	size_t i = hash_pc(page) & (PAGE_SET_SIZE - 1);
+	size_t i = (size_t)(mix(page) >> (64 - PAGE_SET_BITS));
 	while (pages[i]) {
 		if (pages[i] == page)
 			return true;
@@ -96,7 +131,7 @@ static bool page_set_has(uint64_t page)
 
 struct fragment *fragment_lookup(uint64_t app_pc)
 {
-	for (struct fragment *f = buckets[hash_pc(app_pc)]; f; f = f->hash_next)
+	for (struct fragment *f = buckets[bucket_of(app_pc)]; f; f = f->hash_next)
 		if (f->app_pc == app_pc)
 			return f;
 	return NULL;
@@ -104,10 +139,11 @@ struct fragment *fragment_lookup(uint64_t app_pc)
 
 void fragment_insert(struct fragment *f)
 {
-	size_t h = hash_pc(f->app_pc);
+	size_t h = bucket_of(f->app_pc);
 	f->hash_next = buckets[h];
 	buckets[h] = f;
-	count++;
+	if (++count > buckets_used() && hash_bits < HASH_MAX_BITS)
+		grow_buckets();
 	/* page numbers are stored +1 so that page 0 differs from an empty slot */
 	for (uint64_t p = f->app_pc >> 12; p <= (f->app_end - 1) >> 12; p++)
 		page_set_add(p + 1);
@@ -145,7 +181,7 @@ struct jit_exit *fragment_new_exit(enum exit_kind kind, uint64_t target)
 
 static void forget_fragments(void)
 {
-	memset(buckets, 0, sizeof buckets);
+	memset(buckets, 0, buckets_used() * sizeof buckets[0]);
 	memset(pages, 0, sizeof pages);
 	page_count = 0;
 	pages_overflowed = false;
@@ -190,7 +226,7 @@ static size_t first_at_or_after(const uint64_t *pcs, size_t n, uint64_t pc)
 size_t fragment_retire_holding(const uint64_t *pcs, size_t n)
 {
 	size_t removed = 0;
-	for (size_t h = 0; h < HASH_SIZE; h++) {
+	for (size_t h = 0; h < buckets_used(); h++) {
 		for (struct fragment **link = &buckets[h]; *link;) {
 			struct fragment *f = *link;
 			size_t i = first_at_or_after(pcs, n, f->app_pc);
