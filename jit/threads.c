@@ -56,9 +56,12 @@ int threads_init(uint64_t hwcap2, const char **why)
 	return 1;
 }
 
-static void *map_rw(size_t len)
+/* populate: the caller writes every page at once (a block fills its lookup table): one
+ * system call instead of a page fault for each of them. */
+static void *map_rw(size_t len, bool populate)
 {
-	long r = rt_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long r = rt_mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
 	return rt_is_error(r) ? NULL : (void *)r;
 }
 
@@ -95,8 +98,8 @@ static void reclaim_exited(void)
 /* A thread block with its runtime stack and lookup table, in no registry. */
 static struct jit_thread *block_new(void)
 {
-	struct jit_thread *t = map_rw(TB_MAPPING_SIZE);
-	void *stack = map_rw(RT_STACK_SIZE);
+	struct jit_thread *t = map_rw(TB_MAPPING_SIZE, true);
+	void *stack = map_rw(RT_STACK_SIZE, false);
 	if (!t || !stack) {
 		if (t)
 			rt_munmap(t, TB_MAPPING_SIZE);
