@@ -194,8 +194,9 @@ static bool emit_address(struct emitter *e, const struct block_insn *bi,
 	return true;
 }
 
-/* Sets bit 2*line(+1 for a write) of the bitmap at the slot for the address in %rcx. */
-static void emit_mark(struct emitter *e, int slot, bool write)
+/* Marks the line of the address in %rcx in the bitmap at the slot: bit 2*line when read,
+ * bit 2*line+1 when written. */
+static void emit_mark(struct emitter *e, int slot, bool read, bool write)
 {
 	static const uint8_t line_times_two[] = {
 	    0x48, 0xc1, 0xe1, 0x11, /* shl $17,%rcx: drop bits 47..63 */
@@ -205,10 +206,13 @@ static void emit_mark(struct emitter *e, int slot, bool write)
 	static const uint8_t plus_one[] = {0x48, 0x83, 0xc9, 0x01}; /* or $1,%rcx */
 	static const uint8_t set_bit[] = {0x48, 0x0f, 0xab, 0x08};  /* bts %rcx,(%rax) */
 	emit_bytes(e, line_times_two, sizeof line_times_two);
-	if (write)
-		emit_bytes(e, plus_one, sizeof plus_one);
 	emit_load_gs(e, JIT_GPR_RAX, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
-	emit_bytes(e, set_bit, sizeof set_bit);
+	if (read)
+		emit_bytes(e, set_bit, sizeof set_bit);
+	if (write) {
+		emit_bytes(e, plus_one, sizeof plus_one);
+		emit_bytes(e, set_bit, sizeof set_bit);
+	}
 }
 
 void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live)
@@ -225,16 +229,15 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 		int64_t bytes = op->size ? op->size / 8 : 1;
 		bool read = op->actions & ZYDIS_OPERAND_ACTION_MASK_READ;
 		bool write = op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE;
+		if (!read && !write)
+			continue;
 		/* Every line from the first byte to the last: one mark per 64 bytes, and one
-		 * at the last byte (an unaligned access may cross into one more line). */
+		 * at the last byte (an unaligned access may cross into one more line); a read
+		 * and a write of one operand from one address. */
 		for (int64_t at = 0;; at += 64) {
 			int64_t offset = at < bytes - 1 ? at : bytes - 1;
-			for (int w = 0; w < 2; w++) {
-				if (!(w ? write : read))
-					continue;
-				if (emit_address(e, bi, op, offset))
-					emit_mark(e, slot, w);
-			}
+			if (emit_address(e, bi, op, offset))
+				emit_mark(e, slot, read, write);
 			if (offset == bytes - 1)
 				break;
 		}
