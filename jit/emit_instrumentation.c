@@ -145,9 +145,18 @@ static int64_t implicit_displacement(const struct block_insn *bi, const ZydisDec
 	}
 }
 
-/* %rcx = the operand's address plus `extra`, from the app's registers (%rax and %rcx
- * are brought back from their scratch slots first). False when no lea can compute it:
- * nothing is emitted then. */
+/* Whether the memory operand's base or index is (a part of) reg64. */
+static bool names_gpr(const ZydisDecodedOperand *op, ZydisRegister reg64)
+{
+	return ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op->mem.base) ==
+		   reg64 ||
+	       ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op->mem.index) == reg64;
+}
+
+/* %rcx = the operand's address plus `extra`, from the app's registers (%rax and %rcx,
+ * when the address uses them, are brought back from their scratch slots first; %rax may
+ * be left holding the app's value). False when no lea can compute it: nothing is emitted
+ * then. */
 static bool emit_address(struct emitter *e, const struct block_insn *bi,
 			 const ZydisDecodedOperand *op, int64_t extra)
 {
@@ -182,8 +191,11 @@ static bool emit_address(struct emitter *e, const struct block_insn *bi,
 	ZyanUSize len = sizeof lea;
 	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, lea, &len)))
 		return false;
-	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	/* Only the app registers the address is made of (the others may hold our values). */
+	if (names_gpr(op, ZYDIS_REGISTER_RAX))
+		emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	if (names_gpr(op, ZYDIS_REGISTER_RCX))
+		emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_bytes(e, lea, (unsigned)len);
 	if (op->mem.segment == ZYDIS_REGISTER_FS) {
 		static const uint8_t add_fs[] = {0x65, 0x48, 0x03, 0x0c,
