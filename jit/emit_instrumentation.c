@@ -153,10 +153,9 @@ static bool names_gpr(const ZydisDecodedOperand *op, ZydisRegister reg64)
 	       ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op->mem.index) == reg64;
 }
 
-/* %rcx = the operand's address plus `extra`, from the app's registers (%rax and %rcx,
- * when the address uses them, are brought back from their scratch slots first; %rax may
- * be left holding the app's value). False when no lea can compute it: nothing is emitted
- * then. */
+/* %rcx = the operand's address plus `extra`, from the app's registers (%rax and %rcx are
+ * brought back from their scratch slots first when the address is made of them; %rax is
+ * clobbered or not). False when no lea can compute it: nothing is emitted then. */
 static bool emit_address(struct emitter *e, const struct block_insn *bi,
 			 const ZydisDecodedOperand *op, int64_t extra)
 {

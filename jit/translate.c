@@ -233,29 +233,33 @@ static void emit_indirect_lookup(struct translation *t)
  * app's %rax/%rcx in their slots. Compares the target with this fragment's app pc using
  * lea and jrcxz, so flags stay the app's: with the pc as lea's displacement when it fits
  * (a non-PIE executable's code, below 2 GiB), else through %rax. */
-static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
+/* %rcx += value (a pc, or its negation) without touching flags: a lea of %rcx and a 32-bit
+ * displacement when near, else through %rax. */
+static void emit_rcx_plus(struct emitter *e, uint64_t value, bool near)
 {
 	static const uint8_t add_rax_to_rcx[] = {0x48, 0x8d, 0x0c, 0x01}; /* lea (%rcx,%rax),%rcx */
 	static const uint8_t add_d32_to_rcx[] = {0x48, 0x8d, 0x89};	  /* lea d32(%rcx),%rcx */
-	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01};	  /* lea 1(%rax),%rax */
+	if (near) {
+		emit_bytes(e, add_d32_to_rcx, sizeof add_d32_to_rcx);
+		emit_u32(e, (uint32_t)value);
+	} else {
+		emit_movabs(e, JIT_GPR_RAX, value);
+		emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
+	}
+}
+
+static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
+{
+	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01}; /* lea 1(%rax),%rax */
 	bool near = app_pc < (1ull << 31);
-	if (near) {
-		emit_bytes(e, add_d32_to_rcx, sizeof add_d32_to_rcx);
-		emit_u32(e, (uint32_t)(0 - app_pc));
-	} else {
-		emit_movabs(e, JIT_GPR_RAX, (uint64_t)0 - app_pc);
-		emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
-	}
+	emit_rcx_plus(e, 0 - app_pc, near);
 	emit_u8(e, 0xe3); /* jrcxz over the mismatch path */
-	emit_u8(e, near ? 7 + 8 : 10 + 4 + 8);
-	if (near) {
-		emit_bytes(e, add_d32_to_rcx, sizeof add_d32_to_rcx);
-		emit_u32(e, (uint32_t)app_pc);
-	} else {
-		emit_movabs(e, JIT_GPR_RAX, app_pc);
-		emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
-	}
+	uint8_t *over = e->cur;
+	emit_u8(e, 0);
+	emit_rcx_plus(e, app_pc, near);
 	emit_jmp_gs(e, TB_IBL_MISS);
+	if (!e->overflow)
+		*over = (uint8_t)(e->cur - (over + 1));
 	if (jit_config.stats) {
 		emit_load_gs(e, JIT_GPR_RAX, TB_IBL_HITS);
 		emit_bytes(e, count_hit, sizeof count_hit);

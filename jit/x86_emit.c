@@ -92,7 +92,17 @@ void patch_rel32(uint8_t *field, const uint8_t *target)
 	__atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
-static void emit_rel32_padding(struct emitter *e, unsigned before)
+/* The opcode, then a zero rel32 field: its address. */
+static uint8_t *emit_branch_field(struct emitter *e, const uint8_t *opcode, unsigned n)
+{
+	emit_bytes(e, opcode, n);
+	uint8_t *field = e->cur;
+	emit_u32(e, 0);
+	return field;
+}
+
+static uint8_t *emit_rel32_branch(struct emitter *e, const uint8_t *opcode, unsigned n,
+				  const uint8_t *target)
 {
 	/* The rel32 field is re-pointed while other threads may execute the branch: keep it
 	 * inside one aligned 8-byte word, which patch_rel32 stores at once (3 positions in 8
@@ -100,19 +110,11 @@ static void emit_rel32_padding(struct emitter *e, unsigned before)
 	 * length: the padding runs on every execution, and the CPU decodes one instruction
 	 * faster than three. */
 	static const uint8_t nops[3][3] = {{0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}};
-	unsigned at = (unsigned)(((uintptr_t)e->cur + before) & 7);
+	unsigned at = (unsigned)(((uintptr_t)e->cur + n) & 7);
 	unsigned pad = at > 4 ? 8 - at : 0;
 	if (pad)
 		emit_bytes(e, nops[pad - 1], pad);
-}
-
-static uint8_t *emit_rel32_branch(struct emitter *e, const uint8_t *opcode, unsigned n,
-				  const uint8_t *target)
-{
-	emit_rel32_padding(e, n);
-	emit_bytes(e, opcode, n);
-	uint8_t *field = e->cur;
-	emit_u32(e, 0);
+	uint8_t *field = emit_branch_field(e, opcode, n);
 	if (!e->overflow)
 		patch_rel32(field, target);
 	return field;
@@ -133,10 +135,7 @@ uint8_t *emit_jcc_rel32(struct emitter *e, unsigned condition, const uint8_t *ta
 uint8_t *emit_jcc_rel32_local(struct emitter *e, unsigned condition)
 {
 	const uint8_t op[] = {0x0f, (uint8_t)(0x80 | (condition & 0xf))};
-	emit_bytes(e, op, sizeof op);
-	uint8_t *field = e->cur;
-	emit_u32(e, 0);
-	return field;
+	return emit_branch_field(e, op, sizeof op);
 }
 
 void emit_lea_rsp(struct emitter *e, int32_t disp)

@@ -1,5 +1,6 @@
 #include "vprof_db.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -161,6 +162,7 @@ static bool parse_sampled(struct reader *r)
 	unsigned period;
 	char extra;
 	if (r->p->nimages || r->p->nstats || r->p->sample != 1 ||
+	    !isdigit((unsigned char)r->text[8]) ||
 	    sscanf(r->text + 8, "%u%c", &period, &extra) != 1 || period < 2)
 		return fail(r, "a bad 'sampled' line");
 	r->p->sample = period;

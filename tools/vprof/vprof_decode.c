@@ -32,8 +32,7 @@ struct dthread {
 	unsigned top, depth;
 	bool returning;	   /* the last block ended in a return: the next one pops frames */
 	uint64_t buffers;  /* seen so far */
-	bool sampled;	   /* the buffer being decoded gives entries */
-	bool kept_sampled; /* the kept record came in such a buffer */
+	bool kept_sampled; /* the kept record came in a buffer that gives entries */
 	uint8_t copy[VP_MARGIN];
 };
 
@@ -179,7 +178,7 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 	if (tid >= TRACE_BUFFERS_MAX_THREADS)
 		return;
 	struct dthread *th = thread_of(tid);
-	th->sampled = th->buffers++ % sample_period == 0;
+	bool sampled = th->buffers++ % sample_period == 0;
 	const uint8_t *p = (const uint8_t *)b->words, *end = p + b->used;
 	while (p + 8 <= end) {
 		uint64_t word = value_at(p, 0);
@@ -198,7 +197,7 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 			th->returning = false;
 		}
 		th->kept = blk;
-		th->kept_sampled = th->sampled;
+		th->kept_sampled = sampled;
 		th->record = p;
 		th->kept_state = th->inside;
 		p += blk->bytes;
