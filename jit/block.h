@@ -66,9 +66,10 @@ struct block_table_counter {
 	uint32_t index;
 };
 
-/* The block's inline trace record (jit_insert_trace_block); buffer_slot -1: none. */
+/* The block's inline trace record (jit_insert_trace_block); buffer_slot -1: none.
+ * skip_slot (-1: none): while it is non-zero, a copy without the record runs. */
 struct block_trace {
-	int buffer_slot, room_slot;
+	int buffer_slot, room_slot, skip_slot;
 	uint32_t bytes, word;
 	struct block_callout full;
 };

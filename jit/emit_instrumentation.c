@@ -274,6 +274,34 @@ void emit_trace_header(struct emitter *e, const struct block_trace *tr)
 	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
+uint8_t *emit_trace_skip_switch(struct emitter *e, const struct block_trace *tr, bool flags_live)
+{
+	if (!flags_live) {
+		static const uint8_t cmp_zero[] = {0x65, 0x48, 0x83, 0x3c,
+						   0x25}; /* cmpq $0,%gs:d32 */
+		emit_bytes(e, cmp_zero, sizeof cmp_zero);
+		emit_u32(e, slot_offset(tr->skip_slot));
+		emit_u8(e, 0);
+		return emit_jcc_rel32_local(e, 0x5 /* nz */);
+	}
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_RCX, slot_offset(tr->skip_slot));
+	emit_u8(e, 0xe3); /* jrcxz over the jmp to the copy */
+	uint8_t *over = e->cur;
+	emit_u8(e, 0);
+	uint8_t *field = emit_jmp_rel32(e, e->cur);
+	if (!e->overflow)
+		*over = (uint8_t)(e->cur - (over + 1));
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	return field;
+}
+
+void emit_trace_skip_entry(struct emitter *e, bool flags_live)
+{
+	if (flags_live)
+		emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+}
+
 /* mov %rcx,d32(%rax) with %rax = the buffer slot's value: d32 is the store's offset from
  * the record's start, which lies `bytes` before the advanced buffer pointer. */
 static void emit_store_rcx(struct emitter *e, const struct block_trace *tr, uint32_t offset)

@@ -30,6 +30,13 @@ bool memory_marks_wanted(const struct block_insn *bi);
  * the room check is the translator's (a budget check on the room slot). */
 void emit_trace_header(struct emitter *e, const struct block_trace *tr);
 
+/* At a block's start, when it has a copy without its record (jit_insert_trace_skip): a
+ * branch to that copy when the skip slot is non-zero; returns the branch's rel32 field, to
+ * be patched to the copy, which starts with emit_trace_skip_entry. Leaves every flag and
+ * register as it was: with flags_live, the test goes through %rcx and jrcxz. */
+uint8_t *emit_trace_skip_switch(struct emitter *e, const struct block_trace *tr, bool flags_live);
+void emit_trace_skip_entry(struct emitter *e, bool flags_live);
+
 /* The values bi asked to store before it (after = false) or after it, at their offsets in
  * the block's record. flags_live: the app's flags must survive. */
 void emit_trace_stores(struct emitter *e, const struct block_insn *bi, const struct block_trace *tr,

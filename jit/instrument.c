@@ -119,7 +119,12 @@ void jit_insert_trace_block(struct jit_block *b, int buffer_slot, int room_slot,
 			    uint32_t word, jit_callout_fn full, void *arg)
 {
 	b->trace =
-	    (struct block_trace){buffer_slot, room_slot, bytes, word, {full, arg, room_slot}};
+	    (struct block_trace){buffer_slot, room_slot, -1, bytes, word, {full, arg, room_slot}};
+}
+
+void jit_insert_trace_skip(struct jit_block *b, int skip_slot)
+{
+	b->trace.skip_slot = skip_slot;
 }
 
 static bool add_trace_store(struct jit_block *b, size_t i, struct trace_store s)

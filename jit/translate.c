@@ -23,8 +23,10 @@ enum {
 	READABLE_SLOTS = 4096,
 	CACHE_PER_INSN = 256 + 4 * 32, /* an indirect call with its lookup, and callouts */
 	CACHE_PER_BLOCK = 512,
+	/* Per copy of the block (a block with a copy without its trace record has two). */
 	MAX_EXITS = 4,
 	MAX_CONSTANTS = 2,
+	MAX_COPIES = 2,
 };
 
 struct jit_exit translate_indirect_exit = {.kind = EXIT_INDIRECT};
@@ -58,13 +60,15 @@ struct pending_check {
 
 struct translation {
 	struct emitter e;
-	struct pending_exit exits[MAX_EXITS];
+	struct pending_exit exits[MAX_COPIES * MAX_EXITS];
 	int exit_count;
-	struct pending_check checks[BLOCK_MAX_BUDGETS + 1]; /* the budgets and the trace room */
+	/* the budgets and the trace room */
+	struct pending_check checks[MAX_COPIES * (BLOCK_MAX_BUDGETS + 1)];
 	int check_count;
-	struct pending_constant constants[MAX_CONSTANTS];
+	struct pending_constant constants[MAX_COPIES * MAX_CONSTANTS];
 	int constant_count;
-	struct insn_map insns[BLOCK_MAX_INSNS];
+	struct insn_map insns[MAX_COPIES * BLOCK_MAX_INSNS]; /* in cache order */
+	int insn_count;
 	bool failed;
 };
 
@@ -194,7 +198,7 @@ static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
 {
 	struct fragment *known = fragment_lookup(target);
 	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, target);
-	if (!rec || t->exit_count == MAX_EXITS) {
+	if (!rec || t->exit_count == MAX_COPIES * MAX_EXITS) {
 		t->failed = true;
 		return;
 	}
@@ -306,7 +310,7 @@ static void emit_load_indirect_target(struct translation *t, const struct block_
  * read RIP-relative), so the matching return's load is forwarded from that store. */
 static void emit_push_return_address(struct translation *t, uint64_t value)
 {
-	if (t->constant_count == MAX_CONSTANTS) {
+	if (t->constant_count == MAX_COPIES * MAX_CONSTANTS) {
 		t->failed = true;
 		return;
 	}
@@ -662,6 +666,7 @@ static enum exit_kind decode_block(uint64_t pc)
 	block.budget_count = 0;
 	block.table_counter = (struct block_table_counter){-1, -1, 0};
 	block.trace.buffer_slot = -1;
+	block.trace.skip_slot = -1;
 	while (block.length < decode_limit && off < avail) {
 		struct block_insn *bi = &block.insns[block.length];
 		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeFull(
@@ -707,7 +712,9 @@ static void emit_rep_counters(struct translation *t, const struct block_insn *bi
 		emit_rep_counter(&t->e, block.budgets[i].slot, after, true);
 }
 
-static bool emit_block(struct translation *t)
+/* One copy of the block's code; `traced`: with its trace record (else only the record's
+ * room check, a copy for jit_insert_trace_skip). */
+static void emit_copy_of_block(struct translation *t, bool traced)
 {
 	bool keep_flags =
 	    (block.counter_count || block.budget_count) && block_flags_live_from(&block, 0);
@@ -723,10 +730,12 @@ static bool emit_block(struct translation *t)
 	uint32_t counted = 0; /* counted instructions from i to the end of the block */
 	for (size_t i = 0; i < block.length; i++)
 		counted += instrument_counted(&block, i);
+	traced = traced && block.trace.buffer_slot >= 0;
 	if (block.trace.buffer_slot >= 0) {
 		/* Before the budget checks: a thread their callouts send elsewhere has begun
 		 * the record, and its clients hear of it (block_left). */
-		emit_trace_header(&t->e, &block.trace);
+		if (traced)
+			emit_trace_header(&t->e, &block.trace);
 		emit_slot_check(t, &block.trace.full, block.trace.bytes, counted,
 				block_flags_live_from(&block, 0), false, 0);
 	}
@@ -737,7 +746,7 @@ static bool emit_block(struct translation *t)
 		const struct block_insn *bi = &block.insns[i];
 		/* Before the callouts, which may run the instruction in its place (a replay's
 		 * injected results): the record holds the state before it. */
-		if (bi->trace_store_count && block.trace.buffer_slot >= 0)
+		if (bi->trace_store_count && traced)
 			emit_trace_stores(&t->e, bi, &block.trace, false,
 					  block_flags_live_from(&block, i));
 		for (int c = 0; c < bi->callout_count; c++) {
@@ -751,7 +760,7 @@ static bool emit_block(struct translation *t)
 			emit_memory_marks(&t->e, bi, bi->memory_marks_slot,
 					  block_flags_live_from(&block, i));
 		emit_rep_counters(t, bi, false);
-		t->insns[i] = (struct insn_map){
+		t->insns[t->insn_count++] = (struct insn_map){
 		    .cache_off = (uint16_t)(t->e.cur - t->e.start),
 		    .app_off = (uint16_t)(bi->pc - block.start_pc),
 		    .rewritten = bi->insn.mnemonic == ZYDIS_MNEMONIC_RET ||
@@ -764,13 +773,28 @@ static bool emit_block(struct translation *t)
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
 		emit_rep_counters(t, bi, true);
-		if (!ended && bi->trace_store_count && block.trace.buffer_slot >= 0)
+		if (!ended && bi->trace_store_count && traced)
 			emit_trace_stores(&t->e, bi, &block.trace, true,
 					  block_flags_live_from(&block, i + 1));
 	}
 	if (!ended) {
 		const struct block_insn *last = &block.insns[block.length - 1];
 		emit_direct_jump(t, last->pc + last->insn.length);
+	}
+}
+
+static bool emit_block(struct translation *t)
+{
+	bool skippable = block.trace.buffer_slot >= 0 && block.trace.skip_slot >= 0;
+	bool flags_live = skippable && block_flags_live_from(&block, 0);
+	uint8_t *to_skip_copy =
+	    skippable ? emit_trace_skip_switch(&t->e, &block.trace, flags_live) : NULL;
+	emit_copy_of_block(t, true);
+	if (skippable) {
+		if (!t->e.overflow)
+			patch_rel32(to_skip_copy, t->e.cur);
+		emit_trace_skip_entry(&t->e, flags_live);
+		emit_copy_of_block(t, false);
 	}
 	emit_pending_checks(t);
 	for (int i = 0; i < t->exit_count; i++) {
@@ -800,7 +824,8 @@ static bool emit_block(struct translation *t)
 static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered,
 				      bool *stale)
 {
-	size_t room = CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1);
+	size_t copies = block.trace.buffer_slot >= 0 && block.trace.skip_slot >= 0 ? 2 : 1;
+	size_t room = copies * (CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1));
 	for (size_t i = 0; i < block.length; i++)
 		room += trace_stores_room(&block.insns[i]);
 	uint8_t *code = code_cache_reserve(app_pc, room);
@@ -817,7 +842,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	if (t.failed || t.e.overflow)
 		return NULL;
 	const struct block_insn *last = block.length ? &block.insns[block.length - 1] : NULL;
-	size_t ninsns = start == EXIT_DIRECT ? block.length : 0;
+	size_t ninsns = start == EXIT_DIRECT ? (size_t)t.insn_count : 0;
 	struct jit_exit **exits = fragment_meta_alloc(sizeof *exits * (size_t)(t.exit_count + 1));
 	struct insn_map *insns = fragment_meta_alloc(sizeof *insns * (ninsns + 1));
 	if (!exits || !insns)

@@ -179,6 +179,13 @@ void jit_insert_split_budget_check(struct jit_block *blk, const struct jit_split
  * instruction in its place (a replay's injected results) does not change them. */
 void jit_insert_trace_block(struct jit_block *b, int buffer_slot, int room_slot, uint32_t bytes,
 			    uint32_t word, jit_callout_fn full, void *arg);
+/* After jit_insert_trace_block: the block also gets a copy without its record, which runs
+ * while the thread's skip_slot is non-zero (sampling: the records between two samples cost
+ * no store). The copy stores no word nor value and leaves buffer_slot alone; room_slot
+ * still loses `bytes` at its start and full(c) still runs when it goes negative, with no
+ * record begun: room_slot is then a budget of skipped bytes. Everything else inserted in
+ * the block (counters, budget checks, callouts) is in both copies. */
+void jit_insert_trace_skip(struct jit_block *b, int skip_slot);
 /* Before instruction i: the effective address (segment base included) of its memory operand
  * number `operand` (an index into jit_block_operands) as 8 bytes at `offset`; 0 when no
  * single address exists (a VSIB gather or scatter). Implicit operands are those of the

@@ -4,7 +4,7 @@
 # tests/apps/value_behaviour with enough iterations for tens of buffers: the load of 42 is
 # profiled in a share of its executions near 1/N (every execution without sampling), still
 # 100% invariant; the profile says it is sampled (file and vplist) and is the same bytes
-# twice; a period of 0 and a bad 'sampled' line are refused.
+# twice; regions are followed while records are skipped; a period of 0 and a bad 'sampled' line are refused.
 logger=$1 replayer=$2 pinball=$3 app=$4
 . "$(dirname "$0")/vprof_lib.sh"
 n=400000
@@ -51,6 +51,23 @@ check "the load's hotlist" "$load  $exec executions: 100.00%, 0x2a" \
 		/invariance/ { inv = $0; sub(/.*invariance /, "", inv); sub(/,.*/, "", inv) }
 		NR == 3 { top = $3 }
 		END { print head ": " inv ", " top }')"
+
+# A region's start and stop noted while the thread skips records: its next sampled buffer
+# starts on the right side (the counter's phase, between SSC marks 1 and 2, is sampled; the
+# load before it and the chase after it are not).
+counter=$(printed "$work/out" counter) chase=$(printed "$work/out" chase)
+for period in 2 3 5; do
+	profile "$work/r$period.vprof" -vprofile_sample $period -control start:ssc:1,stop:ssc:2
+	read -r exec samples < <(insn_counts "$work/r$period.vprof" "$counter")
+	if ((exec > 0 && exec < n && samples == exec)); then
+		echo "ok   sampled 1 in $period inside a region: the counter profiled $exec times of $n"
+	else
+		echo "FAIL sampled 1 in $period inside a region: the counter profiled ${exec:-0} times"
+		fail=1
+	fi
+	check "sampled 1 in $period: neither the load before the region nor the chase after it" "" \
+		"$(insn_counts "$work/r$period.vprof" "$load")$(insn_counts "$work/r$period.vprof" "$chase")"
+done
 
 refused "-vprofile_sample 0" "-vprofile_sample must be at least 1" \
 	"$replayer" -replay:echo 0 -vprofile classic -vprofile_sample 0 \

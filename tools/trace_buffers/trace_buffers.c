@@ -21,12 +21,17 @@ static struct handoff_buffer *fresh_buffer(struct trace_buffers *tb, uint32_t ti
 	return b;
 }
 
-/* Points the thread at buffer b, `used` bytes of which are written already. */
-static void point_at(struct trace_buffers *tb, struct jit_thread *t, struct handoff_buffer *b,
+static uint32_t buffer_room(const struct trace_buffers *tb)
+{
+	return HANDOFF_BUFFER_BYTES - tb->margin;
+}
+
+/* Points the thread at a buffer's words, `used` bytes of which are written already. */
+static void point_at(struct trace_buffers *tb, struct jit_thread *t, uint64_t *words,
 		     uint32_t used)
 {
-	jit_thread_slot_set(t, tb->buffer_slot, (uint64_t)b->words + used);
-	jit_thread_slot_set(t, tb->room_slot, (int64_t)HANDOFF_BUFFER_BYTES - tb->margin - used);
+	jit_thread_slot_set(t, tb->buffer_slot, (uint64_t)words + used);
+	jit_thread_slot_set(t, tb->room_slot, (int64_t)buffer_room(tb) - used);
 }
 
 int trace_buffers_init(struct trace_buffers *tb, struct handoff *h, const char *tool,
@@ -65,6 +70,8 @@ void trace_buffers_add_block(struct trace_buffers *tb, struct jit_block *b, void
 	__atomic_store_n(&tb->blocks[word], layout, __ATOMIC_RELEASE);
 	jit_insert_trace_block(b, tb->buffer_slot, tb->room_slot, bytes, word, full,
 			       (void *)(uintptr_t)bytes);
+	if (tb->skip_bytes)
+		jit_insert_trace_skip(b, tb->skip_slot);
 }
 
 void *trace_buffers_layout(const struct trace_buffers *tb, uint64_t word)
@@ -79,11 +86,62 @@ void trace_buffers_thread_start(struct trace_buffers *tb, struct jit_thread *t)
 	uint32_t tid = jit_thread_id(t);
 	if (tid >= TRACE_BUFFERS_MAX_THREADS) {
 		__atomic_fetch_add(&tb->threads_dropped, 1, __ATOMIC_RELAXED);
-		point_at(tb, t, tb->discard, 0);
+		point_at(tb, t, tb->discard->words, 0);
 		return;
 	}
 	tb->current[tid] = fresh_buffer(tb, tid);
-	point_at(tb, t, tb->current[tid], 0);
+	if (tb->skip_bytes)
+		jit_thread_slot_set(t, tb->skip_slot, 0);
+	point_at(tb, t, tb->current[tid]->words, 0);
+}
+
+int trace_buffers_sample(struct trace_buffers *tb, uint32_t period,
+			 uint64_t (*gap_word)(const struct jit_thread *t), char *err, size_t errlen)
+{
+	if (period <= 1)
+		return 0;
+	if ((tb->skip_slot = jit_thread_slot_reserve()) < 0) {
+		rt_format(err, errlen, "no per-thread slot left for %s", tb->tool);
+		return -1;
+	}
+	/* Far from FORCE, so that a forced room check is told from a used-up skip. */
+	int64_t bytes = (int64_t)(period - 1) * buffer_room(tb);
+	tb->skip_bytes = bytes < FORCE / 4 ? bytes : FORCE / 4;
+	tb->gap_word = gap_word;
+	return 0;
+}
+
+static bool skipping(const struct trace_buffers *tb, const struct jit_thread *t)
+{
+	return tb->skip_bytes && jit_thread_slot_get(t, tb->skip_slot);
+}
+
+/* The begun record goes nowhere (where threads beyond the limit write: the block's stores
+ * must land somewhere), and the thread's blocks run their copies without records until
+ * skip_bytes of them have gone by. */
+static void start_skipping(struct trace_buffers *tb, struct jit_thread *t, uint32_t bytes)
+{
+	tb->current[jit_thread_id(t)] = NULL;
+	jit_thread_slot_set(t, tb->buffer_slot, (uint64_t)tb->discard->words + bytes);
+	jit_thread_slot_set(t, tb->room_slot, (uint64_t)tb->skip_bytes);
+	jit_thread_slot_set(t, tb->skip_slot, 1);
+}
+
+/* A skipping thread's room check fired: a forced one leaves the skip as it was; else the
+ * next block's record goes to a fresh buffer, after the gap word and the n words. */
+static void full_skipping(struct trace_buffers *tb, struct jit_thread *t, uint32_t tid,
+			  const uint64_t *words, size_t n)
+{
+	int64_t room = (int64_t)jit_thread_slot_get(t, tb->room_slot);
+	if (room < -FORCE / 2 && room + FORCE >= 0) {
+		jit_thread_slot_set(t, tb->room_slot, (uint64_t)(room + FORCE));
+		return;
+	}
+	struct handoff_buffer *b = tb->current[tid] = fresh_buffer(tb, tid);
+	b->words[0] = tb->gap_word(t);
+	memcpy(&b->words[1], words, n * sizeof *words);
+	jit_thread_slot_set(t, tb->skip_slot, 0);
+	point_at(tb, t, b->words, (uint32_t)(1 + n) * sizeof *words);
 }
 
 void trace_buffers_full(struct trace_buffers *tb, struct jit_thread *t, uint32_t bytes,
@@ -91,7 +149,11 @@ void trace_buffers_full(struct trace_buffers *tb, struct jit_thread *t, uint32_t
 {
 	uint32_t tid = jit_thread_id(t);
 	if (tid >= TRACE_BUFFERS_MAX_THREADS) {
-		point_at(tb, t, tb->discard, bytes);
+		point_at(tb, t, tb->discard->words, bytes);
+		return;
+	}
+	if (skipping(tb, t)) {
+		full_skipping(tb, t, tid, words, n);
 		return;
 	}
 	struct handoff_buffer *b = tb->current[tid];
@@ -101,14 +163,18 @@ void trace_buffers_full(struct trace_buffers *tb, struct jit_thread *t, uint32_t
 	memcpy(begun, words, n * sizeof *words);
 	begun += n * sizeof *words;
 	uint32_t used = (uint32_t)(begun - (uint8_t *)b->words);
-	if (used + bytes > HANDOFF_BUFFER_BYTES - tb->margin) {
+	if (used + bytes > buffer_room(tb)) {
 		b->used = used;
 		handoff_put(tb->handoff, b);
+		if (tb->skip_bytes) {
+			start_skipping(tb, t, bytes);
+			return;
+		}
 		b = tb->current[tid] = fresh_buffer(tb, tid);
 		used = 0;
 	}
 	memcpy((uint8_t *)b->words + used, &word, sizeof word);
-	point_at(tb, t, b, used + bytes);
+	point_at(tb, t, b->words, used + bytes);
 }
 
 void trace_buffers_force_full(struct trace_buffers *tb, struct jit_thread *t)
@@ -120,6 +186,8 @@ void trace_buffers_force_full(struct trace_buffers *tb, struct jit_thread *t)
 
 void trace_buffers_append(struct trace_buffers *tb, struct jit_thread *t, uint64_t word)
 {
+	if (skipping(tb, t))
+		return;
 	uint64_t at = jit_thread_slot_get(t, tb->buffer_slot);
 	memcpy((void *)at, &word, sizeof word);
 	jit_thread_slot_set(t, tb->buffer_slot, at + 8);

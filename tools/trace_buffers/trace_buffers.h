@@ -5,10 +5,14 @@
  * out at a block's start, the buffer goes to the helper and the record just begun moves to
  * a fresh one. Words may be put between records (marks: where a thread left a block, where
  * a region began). Threads beyond TRACE_BUFFERS_MAX_THREADS write into a buffer nobody
- * reads, and are counted. App threads, TLS-free. */
+ * reads, and are counted. Sampling (trace_buffers_sample) hands only some buffers to the
+ * helper: in between, a thread runs its blocks' copies without records
+ * (jit_insert_trace_skip), its room slot counting down the bytes it skips. App threads,
+ * TLS-free. */
 #ifndef TOOL_TRACE_BUFFERS_H
 #define TOOL_TRACE_BUFFERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,12 +39,28 @@ struct trace_buffers {
 	/* Where threads beyond the limit write: round and round, read by nobody. */
 	struct handoff_buffer *discard;
 	uint32_t threads_dropped;
+	/* Sampling: the bytes of records skipped after each buffer for the helper (0: none),
+	 * and the slot that says a thread skips them. */
+	int64_t skip_bytes;
+	int skip_slot;
+	/* The word that starts a sampled buffer after skipped records (the client's mark). */
+	uint64_t (*gap_word)(const struct jit_thread *t);
 };
 
 /* Driver thread, before the app starts: reserves the two slots and the table of layouts.
  * 0, or -1 with the reason in err. */
 int trace_buffers_init(struct trace_buffers *tb, struct handoff *h, const char *tool,
 		       uint32_t margin, char *err, size_t errlen);
+
+/* Driver thread, after init: each thread's first buffer and one in every `period` after it
+ * go to the helper; in between, the thread skips as many bytes of records as period - 1
+ * buffers hold. A buffer after skipped records starts with gap_word(t), then the words of
+ * the trace_buffers_full that ends the skip; words given while skipping (to
+ * trace_buffers_full or trace_buffers_append) are dropped: the gap word must say what they
+ * would have. 0, or -1 with the reason in err. */
+int trace_buffers_sample(struct trace_buffers *tb, uint32_t period,
+			 uint64_t (*gap_word)(const struct jit_thread *t), char *err,
+			 size_t errlen);
 
 /* At translation (serialised by the runtime): block b's records are `bytes` long, laid out
  * as `layout` says (the client's own description, published for the helper); `full` is the
@@ -58,8 +78,10 @@ void trace_buffers_thread_start(struct trace_buffers *tb, struct jit_thread *t);
 /* From the room check's callout (jit_insert_trace_block's `full`), at the start of a block
  * whose record of `bytes` is begun: the `n` words go before that record (they follow the
  * previous one), and when the buffer has no room left it goes to the helper, the begun
- * record moving to a fresh one. Also for a callout forced by making the room negative
- * (trace_buffers_force_full): the room is recomputed from the position. */
+ * record moving to a fresh one (or to nowhere, when the thread starts skipping). From a
+ * skipping thread's block, which begun none: the skip ends when its bytes are used up. Also for a
+ * callout forced by making the room negative (trace_buffers_force_full): the room is recomputed
+ * from the position. */
 void trace_buffers_full(struct trace_buffers *tb, struct jit_thread *t, uint32_t bytes,
 			const uint64_t *words, size_t n);
 

@@ -34,6 +34,9 @@ static struct {
 	struct trace_buffers buffers;
 	const struct vprof_insn **insns; /* deduplicated instructions, open addressing by pc */
 	struct pending pending[TRACE_BUFFERS_MAX_THREADS];
+	/* Each thread's side of its regions after the marks noted for it so far: what a buffer
+	 * after skipped records (-vprofile_sample) starts with. */
+	bool inside[TRACE_BUFFERS_MAX_THREADS];
 	long pid;	/* the process, when it started: a forked child is another */
 	uint32_t image; /* this image's number in the process (vprof_knobs.image) */
 } vc;
@@ -217,6 +220,7 @@ static void note(struct jit_thread *t, uint64_t mark)
 	if (p->n == VP_MAX_MARKS)
 		p->n--;
 	p->marks[p->n++] = mark;
+	__atomic_store_n(&vc.inside[tid], VP_MARK_KIND(mark) == VP_MARK_START, __ATOMIC_RELAXED);
 	rt_mutex_unlock(&p->lock);
 	trace_buffers_force_full(&vc.buffers, t);
 }
@@ -302,11 +306,19 @@ static void *reserve(size_t bytes)
 	return rt_is_error(r) ? NULL : (void *)r;
 }
 
-int vp_client_register(struct handoff *h, uint32_t image, char *err, size_t errlen)
+static uint64_t gap_word(const struct jit_thread *t)
+{
+	return vp_mark(VP_MARK_GAP,
+		       __atomic_load_n(&vc.inside[jit_thread_id(t)], __ATOMIC_RELAXED));
+}
+
+int vp_client_register(struct handoff *h, uint32_t image, uint32_t sample, char *err, size_t errlen)
 {
 	vc.pid = rt_getpid();
 	vc.image = image;
 	if (trace_buffers_init(&vc.buffers, h, "-vprofile", VP_MARGIN, err, errlen))
+		return -1;
+	if (trace_buffers_sample(&vc.buffers, sample, gap_word, err, errlen))
 		return -1;
 	vc.insns = reserve(INSN_HASH_SLOTS * sizeof *vc.insns);
 	if (!vc.insns) {

@@ -30,9 +30,7 @@ struct dthread {
 	 * when it is full). */
 	struct frame frames[MAX_DEPTH];
 	unsigned top, depth;
-	bool returning;	   /* the last block ended in a return: the next one pops frames */
-	uint64_t buffers;  /* seen so far */
-	bool kept_sampled; /* the kept record came in a buffer that gives entries */
+	bool returning; /* the last block ended in a return: the next one pops frames */
 	uint8_t copy[VP_MARGIN];
 };
 
@@ -40,12 +38,6 @@ static struct dthread *threads[TRACE_BUFFERS_MAX_THREADS];
 static struct vprof_entry batch[VP_BATCH];
 static struct vp_origin batch_from[VP_BATCH];
 static size_t nbatch;
-static uint32_t sample_period = 1;
-
-void vp_decode_sample(uint32_t period)
-{
-	sample_period = period ? period : 1;
-}
 
 static uint64_t value_at(const uint8_t *record, uint32_t offset)
 {
@@ -125,7 +117,7 @@ static void flush(struct dthread *th, uint32_t tid, uint64_t end, bool whole, vp
 	if (!blk)
 		return;
 	th->kept = NULL;
-	if (th->kept_state && th->kept_sampled)
+	if (th->kept_state)
 		for (uint32_t i = 0; i < blk->ninsns; i++) {
 			uint64_t pc = blk->insns[i].pc;
 			if (pc >= end)
@@ -155,6 +147,13 @@ static void mark(struct dthread *th, uint32_t tid, uint64_t word, vp_batch_fn pr
 		flush(th, tid, left_kept ? pc : UINT64_MAX, !left_kept, process);
 		return;
 	}
+	if (kind == VP_MARK_GAP) {
+		flush(th, tid, UINT64_MAX, true, process);
+		th->depth = 0;
+		th->returning = false;
+		th->inside = pc;
+		return;
+	}
 	bool inside = kind == VP_MARK_START;
 	unsigned n = th->kept_state >> 1;
 	if (in_block(th->kept, pc) && n < VP_MAX_MARKS) {
@@ -178,7 +177,6 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 	if (tid >= TRACE_BUFFERS_MAX_THREADS)
 		return;
 	struct dthread *th = thread_of(tid);
-	bool sampled = th->buffers++ % sample_period == 0;
 	const uint8_t *p = (const uint8_t *)b->words, *end = p + b->used;
 	while (p + 8 <= end) {
 		uint64_t word = value_at(p, 0);
@@ -197,7 +195,6 @@ void vp_decode(const struct handoff_buffer *b, vp_batch_fn process)
 			th->returning = false;
 		}
 		th->kept = blk;
-		th->kept_sampled = sampled;
 		th->record = p;
 		th->kept_state = th->inside;
 		p += blk->bytes;

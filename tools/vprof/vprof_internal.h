@@ -28,11 +28,13 @@ enum {
  * (the instructions from pc on did not run). START, STOP: the thread's region began or
  * ended at pc (instructions from pc on are on the new side); VP_NEXT_RECORD: at the next
  * record. A mark whose pc is outside the record's block concerns a block without a record,
- * which ran after it. */
+ * which ran after it. GAP, first in a buffer: the thread's records since its last buffer
+ * were skipped (-vprofile_sample); the record before ran whole, the calls and returns since
+ * are unknown, and the pc is 1 when the thread is inside a region now, else 0. */
 #define VP_MARK (1ull << 63)
 #define VP_MARK_KIND(w) (((w) >> 56) & 0x7f)
 #define VP_MARK_PC(w) ((w) & ((1ull << 56) - 1))
-enum { VP_MARK_LEFT, VP_MARK_START, VP_MARK_STOP };
+enum { VP_MARK_LEFT, VP_MARK_START, VP_MARK_STOP, VP_MARK_GAP };
 #define VP_NEXT_RECORD ((1ull << 56) - 1)
 
 static inline uint64_t vp_mark(unsigned kind, uint64_t pc)
@@ -88,9 +90,11 @@ struct vp_image {
 extern struct vp_image *vp_images;
 extern size_t vp_nimages;
 
-/* Driver thread: the JIT client, whose buffers go to h, in the process image numbered
- * `image` (vprof_knobs.image). 0, or -1 with the reason. */
-int vp_client_register(struct handoff *h, uint32_t image, char *err, size_t errlen);
+/* Driver thread: the JIT client, whose buffers go to h, one in `sample` of each thread
+ * (vprof_knobs.sample), in the process image numbered `image` (vprof_knobs.image). 0, or
+ * -1 with the reason. */
+int vp_client_register(struct handoff *h, uint32_t image, uint32_t sample, char *err,
+		       size_t errlen);
 
 /* Where an entry came from: its instruction, and where the merging thread keeps the
  * instruction's profile record. */
@@ -106,10 +110,6 @@ struct vp_origin {
 typedef void (*vp_batch_fn)(const struct vprof_entry *entries, const struct vp_origin *from,
 			    size_t n);
 void vp_decode(const struct handoff_buffer *b, vp_batch_fn process);
-/* Before the first buffer: entries come from one buffer of every `period` of a thread (its
- * first, then every period-th); the others only keep the thread's region marks and call
- * sites up to date. */
-void vp_decode_sample(uint32_t period);
 void vp_decode_end(vp_batch_fn process);
 
 #endif

@@ -143,10 +143,9 @@ int vprof_register(const struct vprof_knobs *k, char *err, size_t errlen)
 		return -1;
 	}
 	vs.profile->sample = (uint32_t)k->sample;
-	vp_decode_sample((uint32_t)k->sample);
 	if (vp_merge_start(vs.profile, err, errlen))
 		return -1;
 	static const struct handoff_ops ops = {consume, finish, NULL};
 	struct handoff *h = handoff_start(&ops, err, errlen);
-	return h ? vp_client_register(h, (uint32_t)k->image, err, errlen) : -1;
+	return h ? vp_client_register(h, (uint32_t)k->image, vs.profile->sample, err, errlen) : -1;
 }
