@@ -1,22 +1,29 @@
 #include "fragment.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "rt_alloc.h"
+#include "rt_syscall.h"
 #include "x86_emit.h"
 
 enum {
-	/* The table grows with the fragments (to one bucket each, at most HASH_MAX_BITS): a
-	 * short process's few thousand fragments touch 8 of its pages, not all 128. */
-	HASH_MIN_BITS = 12,
-	HASH_MAX_BITS = 16,
+	/* The table of current fragments grows with them (at most half full): a short
+	 * process's few thousand fragments touch a few of its pages. */
+	TABLE_MIN_BITS = 12,
 	POOL_CHUNK = 1 << 20,
 	PAGE_SET_BITS = 14,
 	PAGE_SET_SIZE = 1 << PAGE_SET_BITS,
 };
 
-static struct fragment *buckets[1 << HASH_MAX_BITS];
-static unsigned hash_bits = HASH_MIN_BITS;
+/* The current fragment of each app pc: open addressing with linear probing, the pc kept
+ * in the slot so that a lookup costs one cache miss, not one per fragment of a chain. */
+struct table_slot {
+	uint64_t key; /* the app pc + 1 (0: empty) */
+	struct fragment *f;
+};
+static struct table_slot *table;
+static unsigned table_bits;
 static size_t count;
 static uint64_t generation;
 static uint64_t retirements; /* full or partial: a fragment may have stopped being current */
@@ -49,36 +56,52 @@ static uint64_t mix(uint64_t key)
 	return key * 0x9e3779b97f4a7c15ull;
 }
 
-static size_t bucket_of(uint64_t pc)
+static struct table_slot *table_new(unsigned bits)
 {
-	return (size_t)(mix(pc) >> (64 - hash_bits));
+	long r = rt_mmap(NULL, sizeof(struct table_slot) << bits, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return rt_is_error(r) ? NULL : (struct table_slot *)r;
 }
 
-static size_t buckets_used(void)
+static void table_free(struct table_slot *t, unsigned bits)
 {
-	return (size_t)1 << hash_bits;
+	if (t)
+		rt_munmap(t, sizeof(struct table_slot) << bits);
 }
 
-/* Twice the buckets. A bucket's fragments all go to the two that replace it (the hash is
- * the top bits), in the order they had: the newest of a pc stays first. */
-static void grow_buckets(void)
+static size_t slot_of(uint64_t pc, unsigned bits)
 {
-	struct fragment *all = NULL; /* each chain reversed, in turn */
-	for (size_t h = 0; h < buckets_used(); h++)
-		while (buckets[h]) {
-			struct fragment *f = buckets[h];
-			buckets[h] = f->hash_next;
-			f->hash_next = all;
-			all = f;
-		}
-	hash_bits++;
-	while (all) {
-		struct fragment *f = all;
-		all = f->hash_next;
-		size_t h = bucket_of(f->app_pc);
-		f->hash_next = buckets[h];
-		buckets[h] = f;
+	return (size_t)(mix(pc) >> (64 - bits));
+}
+
+/* Where key is, or the empty slot where it would go. */
+static struct table_slot *find_slot(struct table_slot *t, unsigned bits, uint64_t key)
+{
+	size_t mask = ((size_t)1 << bits) - 1;
+	for (size_t i = slot_of(key, bits);; i = (i + 1) & mask)
+		if (t[i].key == key || !t[i].key)
+			return &t[i];
+}
+
+/* An empty table of 2^bits slots holding the fragments of the current one that `keep`
+ * accepts (all when NULL). False, and the table as it was, when out of memory. */
+static bool rebuild(unsigned bits, bool (*keep)(const struct fragment *f, void *arg), void *arg)
+{
+	struct table_slot *fresh = table_new(bits);
+	if (!fresh)
+		return false;
+	size_t kept = 0;
+	for (size_t i = 0; table && i < ((size_t)1 << table_bits); i++) {
+		if (!table[i].key || (keep && !keep(table[i].f, arg)))
+			continue;
+		*find_slot(fresh, bits, table[i].key) = table[i];
+		kept++;
 	}
+	table_free(table, table_bits);
+	table = fresh;
+	table_bits = bits;
+	count = kept;
+	return true;
 }
 
 void *fragment_meta_alloc(size_t size)
@@ -131,22 +154,22 @@ static bool page_set_has(uint64_t page)
 
 struct fragment *fragment_lookup(uint64_t app_pc)
 {
-	for (struct fragment *f = buckets[bucket_of(app_pc)]; f; f = f->hash_next)
-		if (f->app_pc == app_pc)
-			return f;
-	return NULL;
+	return table ? find_slot(table, table_bits, app_pc + 1)->f : NULL;
 }
 
-void fragment_insert(struct fragment *f)
+bool fragment_insert(struct fragment *f)
 {
-	size_t h = bucket_of(f->app_pc);
-	f->hash_next = buckets[h];
-	buckets[h] = f;
-	if (++count > buckets_used() && hash_bits < HASH_MAX_BITS)
-		grow_buckets();
+	if (!table && !rebuild(TABLE_MIN_BITS, NULL, NULL))
+		return false;
+	if ((count + 1) * 2 > ((size_t)1 << table_bits) && !rebuild(table_bits + 1, NULL, NULL))
+		return false;
+	struct table_slot *slot = find_slot(table, table_bits, f->app_pc + 1);
+	count += !slot->key;
+	*slot = (struct table_slot){f->app_pc + 1, f}; /* a newer translation replaces one */
 	/* page numbers are stored +1 so that page 0 differs from an empty slot */
 	for (uint64_t p = f->app_pc >> 12; p <= (f->app_end - 1) >> 12; p++)
 		page_set_add(p + 1);
+	return true;
 }
 
 bool fragment_range_translated(uint64_t start, uint64_t end)
@@ -181,7 +204,8 @@ struct jit_exit *fragment_new_exit(enum exit_kind kind, uint64_t target)
 
 static void forget_fragments(void)
 {
-	memset(buckets, 0, buckets_used() * sizeof buckets[0]);
+	table_free(table, table_bits);
+	table = NULL;
 	memset(pages, 0, sizeof pages);
 	page_count = 0;
 	pages_overflowed = false;
@@ -223,22 +247,30 @@ static size_t first_at_or_after(const uint64_t *pcs, size_t n, uint64_t pc)
 	return lo;
 }
 
+struct sorted_pcs {
+	const uint64_t *pcs;
+	size_t n;
+};
+
+static bool holds_none(const struct fragment *f, void *arg)
+{
+	const struct sorted_pcs *p = arg;
+	size_t i = first_at_or_after(p->pcs, p->n, f->app_pc);
+	return i == p->n || p->pcs[i] >= f->app_end;
+}
+
 size_t fragment_retire_holding(const uint64_t *pcs, size_t n)
 {
-	size_t removed = 0;
-	for (size_t h = 0; h < buckets_used(); h++) {
-		for (struct fragment **link = &buckets[h]; *link;) {
-			struct fragment *f = *link;
-			size_t i = first_at_or_after(pcs, n, f->app_pc);
-			if (i < n && pcs[i] < f->app_end) {
-				*link = f->hash_next;
-				count--;
-				removed++;
-			} else {
-				link = &f->hash_next;
-			}
-		}
+	if (!table)
+		return 0;
+	size_t before = count;
+	struct sorted_pcs p = {pcs, n};
+	if (!rebuild(table_bits, holds_none, &p)) {
+		/* No memory for a new table: everything goes. */
+		fragment_retire_all();
+		return before;
 	}
+	size_t removed = before - count;
 	if (!removed)
 		return 0;
 	/* Branches into a fragment no longer current go back to their stubs. (A retired

@@ -62,7 +62,6 @@ struct fragment {
 	uint8_t *indirect_entry; /* where indirect branches enter: checks the target first */
 	uint8_t *cache_pc;	 /* where direct branches enter */
 	uint32_t cache_size;	 /* from indirect_entry to the end of the exit stubs */
-	struct fragment *hash_next;
 	struct jit_exit **exits; /* its direct exits, for unlinking just this fragment */
 	uint32_t exit_count;
 	uint32_t insn_count;
@@ -73,7 +72,8 @@ struct fragment {
 void *fragment_meta_alloc(size_t size);
 
 struct fragment *fragment_lookup(uint64_t app_pc);
-void fragment_insert(struct fragment *f);
+/* Makes f the current fragment of its app pc. False when out of memory. */
+bool fragment_insert(struct fragment *f);
 
 /* The fragment whose code holds cache address pc, current or retired; NULL if none. */
 struct fragment *fragment_at_cache_pc(uint64_t pc);

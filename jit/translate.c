@@ -872,9 +872,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 		*stale = true;
 		return NULL;
 	}
-	if (registered)
-		fragment_insert(f);
-	return f;
+	return !registered || fragment_insert(f) ? f : NULL;
 }
 
 static struct fragment *translate(uint64_t app_pc, bool registered)
