@@ -42,7 +42,11 @@ struct block_insn {
 	uint64_t pc;
 	const uint8_t *bytes; /* into the fetch buffer */
 	ZydisDecodedInstruction insn;
-	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+	/* The operands, decoded when first asked for (block_insn_ops): most instructions are
+	 * copied without them, and decoding them is a third of a decode's time. */
+	ZydisDecoderContext context;
+	bool ops_decoded;
+	ZydisDecodedOperand ops_[ZYDIS_MAX_OPERAND_COUNT];
 	int rep_counter_slot; /* -1: none */
 	int rep_down_slot;    /* -1: none; else its iterations also go down in that slot */
 	int rep_table_slot;   /* -1: none; else its iterations go to entry rep_table_index */
@@ -85,6 +89,9 @@ struct jit_block {
 	struct block_table_counter table_counter;
 	struct block_trace trace;
 };
+
+/* bi's operands (decoded on the first call; an instruction of the block being translated). */
+const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi);
 
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);

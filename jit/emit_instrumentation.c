@@ -94,7 +94,7 @@ bool memory_marks_wanted(const struct block_insn *bi)
 	if (jit_insn_is_rep_string(&bi->insn) || !accesses_memory(&bi->insn))
 		return false;
 	for (unsigned i = 0; i < bi->insn.operand_count; i++)
-		if (marked_operand(&bi->ops[i]))
+		if (marked_operand(&block_insn_ops(bi)[i]))
 			return true;
 	return false;
 }
@@ -121,7 +121,7 @@ static bool partial_access(const struct block_insn *bi)
 
 bool trace_memory_readable_after(const struct block_insn *bi, unsigned operand)
 {
-	const ZydisDecodedOperand *op = &bi->ops[operand];
+	const ZydisDecodedOperand *op = &block_insn_ops(bi)[operand];
 	bool vsib = op->mem.index >= ZYDIS_REGISTER_XMM0 && op->mem.index <= ZYDIS_REGISTER_ZMM31;
 	return marked_operand(op) && op->size && !vsib && accesses_memory(&bi->insn) &&
 	       !jit_insn_is_rep_string(&bi->insn) && !partial_access(bi);
@@ -234,7 +234,7 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 	else
 		emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
-		const ZydisDecodedOperand *op = &bi->ops[i];
+		const ZydisDecodedOperand *op = &block_insn_ops(bi)[i];
 		if (!marked_operand(op))
 			continue;
 		int64_t bytes = op->size ? op->size / 8 : 1;
@@ -317,7 +317,7 @@ static void emit_trace_address(struct emitter *e, const struct block_insn *bi,
 			       bool flags_live)
 {
 	static const uint8_t zero_ecx[] = {0xb9, 0, 0, 0, 0}; /* mov $0,%ecx */
-	const ZydisDecodedOperand *op = &bi->ops[s->what];
+	const ZydisDecodedOperand *op = &block_insn_ops(bi)[s->what];
 	/* Only an %fs operand's address computation (an add) touches the flags. */
 	bool keep_flags = flags_live && op->mem.segment == ZYDIS_REGISTER_FS;
 	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
@@ -372,7 +372,7 @@ static void emit_trace_memory(struct emitter *e, const struct block_insn *bi,
 	static const uint8_t load4[] = {0x8b, 0x09};	      /* mov (%rcx),%ecx */
 	static const uint8_t load2[] = {0x0f, 0xb7, 0x09};    /* movzwl (%rcx),%ecx */
 	static const uint8_t load1[] = {0x0f, 0xb6, 0x09};    /* movzbl (%rcx),%ecx */
-	unsigned bytes = bi->ops[s->what].size / 8;
+	unsigned bytes = block_insn_ops(bi)[s->what].size / 8;
 	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_load_gs(e, JIT_GPR_RAX, slot_offset(tr->buffer_slot));

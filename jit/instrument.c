@@ -49,7 +49,7 @@ const ZydisDecodedInstruction *jit_block_insn(const struct jit_block *b, size_t 
 }
 const ZydisDecodedOperand *jit_block_operands(const struct jit_block *b, size_t i)
 {
-	return b->insns[i].ops;
+	return block_insn_ops(&b->insns[i]);
 }
 
 bool jit_block_flags_live(const struct jit_block *b)
@@ -60,7 +60,7 @@ bool jit_block_flags_live(const struct jit_block *b)
 bool jit_block_may_loop(const struct jit_block *b)
 {
 	const struct block_insn *last = &b->insns[b->length - 1];
-	const ZydisDecodedOperand *op = &last->ops[0];
+	const ZydisDecodedOperand *op = &block_insn_ops(last)[0];
 	switch (last->insn.meta.category) {
 	case ZYDIS_CATEGORY_COND_BR:
 	case ZYDIS_CATEGORY_UNCOND_BR:
@@ -139,7 +139,7 @@ static bool add_trace_store(struct jit_block *b, size_t i, struct trace_store s)
 void jit_insert_trace_address(struct jit_block *b, size_t i, unsigned operand, uint32_t offset)
 {
 	if (operand < b->insns[i].insn.operand_count &&
-	    b->insns[i].ops[operand].type == ZYDIS_OPERAND_TYPE_MEMORY)
+	    block_insn_ops(&b->insns[i])[operand].type == ZYDIS_OPERAND_TYPE_MEMORY)
 		add_trace_store(
 		    b, i,
 		    (struct trace_store){TRACE_STORE_ADDRESS, (uint8_t)operand, false, offset, 0});
@@ -537,7 +537,8 @@ static bool writes_flags_conditionally(const struct block_insn *bi)
 	case ZYDIS_MNEMONIC_RCR:
 	case ZYDIS_MNEMONIC_SHLD:
 	case ZYDIS_MNEMONIC_SHRD: {
-		const ZydisDecodedOperand *count = &bi->ops[bi->insn.operand_count_visible - 1];
+		const ZydisDecodedOperand *count =
+		    &block_insn_ops(bi)[bi->insn.operand_count_visible - 1];
 		return count->type != ZYDIS_OPERAND_TYPE_IMMEDIATE || count->imm.value.u == 0;
 	}
 	default:

@@ -126,12 +126,33 @@ static int reg_id(ZydisRegister r)
 	return ZydisRegisterGetId(ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
 }
 
+const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi)
+{
+	struct block_insn *cache = (struct block_insn *)bi; /* the operands are a cache */
+	if (!bi->ops_decoded) {
+		if (ZYAN_FAILED(ZydisDecoderDecodeOperands(&decoder, &cache->context, &cache->insn,
+							   cache->ops_, ZYDIS_MAX_OPERAND_COUNT)))
+			jit_fatal("cannot decode the operands of the instruction at 0x%lx", bi->pc);
+		cache->ops_decoded = true;
+	}
+	return bi->ops_;
+}
+
+/* In 64-bit code, ModRM's mod 0 and r/m 5 is the only RIP-relative form. */
+static bool may_be_rip_relative(const struct block_insn *bi)
+{
+	return (bi->insn.attributes & ZYDIS_ATTRIB_HAS_MODRM) && bi->insn.raw.modrm.mod == 0 &&
+	       bi->insn.raw.modrm.rm == 5;
+}
+
 static const ZydisDecodedOperand *rip_relative_operand(const struct block_insn *bi)
 {
+	if (!may_be_rip_relative(bi))
+		return NULL;
 	for (unsigned i = 0; i < bi->insn.operand_count; i++)
-		if (bi->ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    bi->ops[i].mem.base == ZYDIS_REGISTER_RIP)
-			return &bi->ops[i];
+		if (block_insn_ops(bi)[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    block_insn_ops(bi)[i].mem.base == ZYDIS_REGISTER_RIP)
+			return &block_insn_ops(bi)[i];
 	return NULL;
 }
 
@@ -147,10 +168,12 @@ static bool uses_gs(const struct block_insn *bi)
 	default:
 		break;
 	}
+	if (!(bi->insn.attributes & ZYDIS_ATTRIB_HAS_SEGMENT_GS))
+		return false; /* %gs reaches memory only through its prefix */
 	for (unsigned i = 0; i < bi->insn.operand_count; i++)
-		if (bi->ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    bi->ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
-		    bi->ops[i].mem.segment == ZYDIS_REGISTER_GS)
+		if (block_insn_ops(bi)[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    block_insn_ops(bi)[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
+		    block_insn_ops(bi)[i].mem.segment == ZYDIS_REGISTER_GS)
 			return true;
 	return false;
 }
@@ -216,7 +239,7 @@ static void emit_direct_jump(struct translation *t, uint64_t target)
 static uint64_t branch_target(const struct block_insn *bi)
 {
 	ZyanU64 target = 0;
-	ZydisCalcAbsoluteAddress(&bi->insn, &bi->ops[0], bi->pc, &target);
+	ZydisCalcAbsoluteAddress(&bi->insn, &block_insn_ops(bi)[0], bi->pc, &target);
 	return target;
 }
 
@@ -278,7 +301,7 @@ static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 static void emit_load_indirect_target(struct translation *t, const struct block_insn *bi)
 {
 	struct emitter *e = &t->e;
-	const ZydisDecodedOperand *op = &bi->ops[0];
+	const ZydisDecodedOperand *op = &block_insn_ops(bi)[0];
 	if (op->type == ZYDIS_OPERAND_TYPE_REGISTER) {
 		int r = reg_id(op->reg.value);
 		if (r != JIT_GPR_RCX)
@@ -333,8 +356,9 @@ static void emit_return(struct translation *t, const struct block_insn *bi)
 {
 	static const uint8_t load[] = {0x48, 0x8b, 0x0c, 0x24}; /* mov (%rsp),%rcx */
 	int32_t pop = 8;
-	if (bi->insn.operand_count_visible > 0 && bi->ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE)
-		pop += (int32_t)bi->ops[0].imm.value.u;
+	if (bi->insn.operand_count_visible > 0 &&
+	    block_insn_ops(bi)[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE)
+		pop += (int32_t)block_insn_ops(bi)[0].imm.value.u;
 	emit_store_gs(&t->e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_bytes(&t->e, load, sizeof load);
 	emit_lea_rsp(&t->e, pop);
@@ -369,7 +393,7 @@ static int pick_scratch(const struct block_insn *bi)
 					 JIT_GPR_R10, JIT_GPR_R11};
 	unsigned used = 0;
 	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
-		const ZydisDecodedOperand *op = &bi->ops[i];
+		const ZydisDecodedOperand *op = &block_insn_ops(bi)[i];
 		if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && reg_id(op->reg.value) >= 0)
 			used |= 1u << reg_id(op->reg.value);
 		if (op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.index != ZYDIS_REGISTER_NONE)
@@ -398,8 +422,9 @@ static void emit_rip_relative_far(struct translation *t, const struct block_insn
 {
 	ZydisEncoderRequest req;
 	int scratch = pick_scratch(bi);
-	if (scratch < 0 || ZYAN_FAILED(ZydisEncoderDecodedInstructionToEncoderRequest(
-			       &bi->insn, bi->ops, bi->insn.operand_count_visible, &req))) {
+	if (scratch < 0 ||
+	    ZYAN_FAILED(ZydisEncoderDecodedInstructionToEncoderRequest(
+		&bi->insn, block_insn_ops(bi), bi->insn.operand_count_visible, &req))) {
 		jit_fatal("cannot relocate the RIP-relative instruction at 0x%lx", bi->pc);
 	}
 	for (unsigned i = 0; i < req.operand_count; i++) {
@@ -570,7 +595,7 @@ static bool is_far(const ZydisDecodedInstruction *insn)
 /* The 32-bit system call gate, which Linux opens to 64-bit code too. */
 static bool is_int80(const struct block_insn *bi)
 {
-	return bi->insn.mnemonic == ZYDIS_MNEMONIC_INT && bi->ops[0].imm.value.u == 0x80;
+	return bi->insn.mnemonic == ZYDIS_MNEMONIC_INT && block_insn_ops(bi)[0].imm.value.u == 0x80;
 }
 
 /* Instructions the runtime must see or cannot run from the cache (yet). */
@@ -598,7 +623,8 @@ bool translate_ends_block(const struct block_insn *bi)
 
 static bool is_relative_branch(const struct block_insn *bi)
 {
-	return bi->ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && bi->ops[0].imm.is_relative;
+	return block_insn_ops(bi)[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+	       block_insn_ops(bi)[0].imm.is_relative;
 }
 
 /* Emits one instruction; returns true when it ended the block's control flow. */
@@ -619,7 +645,7 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 		 * given in %eax, and the app runs its fallback path. */
 		static const uint8_t eax_zero[] = {0xb8, 0, 0, 0, 0}; /* mov $0,%eax */
 		emit_bytes(&t->e, eax_zero, sizeof eax_zero);
-		emit_direct_jump(t, next + (uint64_t)bi->ops[0].imm.value.s);
+		emit_direct_jump(t, next + (uint64_t)block_insn_ops(bi)[0].imm.value.s);
 		return true;
 	}
 	if (m == ZYDIS_MNEMONIC_RET) {
@@ -669,8 +695,9 @@ static enum exit_kind decode_block(uint64_t pc)
 	block.trace.skip_slot = -1;
 	while (block.length < decode_limit && off < avail) {
 		struct block_insn *bi = &block.insns[block.length];
-		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeFull(
-		    &decoder, fetch_buf + off, avail - off, &bi->insn, bi->ops));
+		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
+		    &decoder, &bi->context, fetch_buf + off, avail - off, &bi->insn));
+		bi->ops_decoded = false;
 		if (!decoded || cpu_refuses(&bi->insn)) {
 			if (block.length == 0)
 				return !decoded && avail - off < ZYDIS_MAX_INSTRUCTION_LENGTH &&
