@@ -20,8 +20,9 @@ static unsigned width_of(uintptr_t code)
 	return (unsigned)(code >> 16);
 }
 
-uintptr_t nondet_classify(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *ops)
+uintptr_t nondet_classify(const struct jit_block *b, size_t i)
 {
+	const ZydisDecodedInstruction *insn = jit_block_insn(b, i);
 	switch (insn->mnemonic) {
 	case ZYDIS_MNEMONIC_RDTSC:
 		return code_of(NONDET_RDTSC, 0, 0);
@@ -37,7 +38,7 @@ uintptr_t nondet_classify(const ZydisDecodedInstruction *insn, const ZydisDecode
 		enum nondet_kind k = insn->mnemonic == ZYDIS_MNEMONIC_RDRAND   ? NONDET_RDRAND
 				     : insn->mnemonic == ZYDIS_MNEMONIC_RDSEED ? NONDET_RDSEED
 									       : NONDET_RDPID;
-		ZydisRegister r = ops[0].reg.value;
+		ZydisRegister r = jit_block_operands(b, i)[0].reg.value;
 		int id = ZydisRegisterGetId(
 		    ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
 		return code_of(k, id, insn->operand_width);
@@ -50,7 +51,7 @@ uintptr_t nondet_classify(const ZydisDecodedInstruction *insn, const ZydisDecode
 void nondet_instrument_block(struct jit_block *b, jit_callout_fn fn)
 {
 	for (size_t i = 0; i < jit_block_length(b); i++) {
-		uintptr_t code = nondet_classify(jit_block_insn(b, i), jit_block_operands(b, i));
+		uintptr_t code = nondet_classify(b, i);
 		if (!code)
 			continue;
 		jit_insert_callout(b, i, fn, (void *)code);

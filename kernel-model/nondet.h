@@ -31,8 +31,8 @@ struct nondet_result {
 	uint32_t in_eax, in_ecx;     /* cpuid leaf/subleaf, xgetbv index */
 };
 
-/* When the instruction is one of them, a code for it (the callout argument); else 0. */
-uintptr_t nondet_classify(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *ops);
+/* When instruction i of b is one of them, a code for it (the callout argument); else 0. */
+uintptr_t nondet_classify(const struct jit_block *b, size_t i);
 
 /* Places `fn` (its argument: the instruction's code) before every non-deterministic
  * instruction of the block, and suppresses the instruction: fn stands in for it. */

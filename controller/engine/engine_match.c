@@ -11,11 +11,12 @@ static const uint8_t ssc_marker[] = {0x64, 0x67, 0x90};
 /* `mov $imm32,%ebx` followed by the marker nop 64 67 90. */
 static bool is_ssc(const struct jit_block *b, size_t i, uint32_t value)
 {
-	const ZydisDecodedInstruction *insn = jit_block_insn(b, i);
+	if (jit_block_insn(b, i)->mnemonic != ZYDIS_MNEMONIC_MOV)
+		return false;
 	const ZydisDecodedOperand *ops = jit_block_operands(b, i);
-	if (insn->mnemonic != ZYDIS_MNEMONIC_MOV || ops[0].type != ZYDIS_OPERAND_TYPE_REGISTER ||
-	    ops[0].reg.value != ZYDIS_REGISTER_EBX || ops[1].type != ZYDIS_OPERAND_TYPE_IMMEDIATE ||
-	    (uint32_t)ops[1].imm.value.u != value || i + 1 >= jit_block_length(b))
+	if (ops[0].type != ZYDIS_OPERAND_TYPE_REGISTER || ops[0].reg.value != ZYDIS_REGISTER_EBX ||
+	    ops[1].type != ZYDIS_OPERAND_TYPE_IMMEDIATE || (uint32_t)ops[1].imm.value.u != value ||
+	    i + 1 >= jit_block_length(b))
 		return false;
 	const ZydisDecodedInstruction *next = jit_block_insn(b, i + 1);
 	return next->length == sizeof ssc_marker &&
