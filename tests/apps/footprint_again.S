@@ -1,0 +1,40 @@
+/* The same 100 lines loaded before a region and again inside it (SSC marks 1 and 2): the
+ * region's footprint holds them (a tool that remembers what it marked before the region
+ * must forget it there). Then the same lines stored. No stack is used; every instruction
+ * from _start to code_end runs.
+ *   whole run: loads 100 lines, stores 100 lines, 100 lines in all, in 2 pages
+ *   region:    loads 100 lines in 2 pages, no store */
+	.macro load_all
+	lea buf(%rip), %rsi
+	mov $100, %ecx
+1:	mov (%rsi), %rax
+	add $64, %rsi
+	dec %ecx
+	jnz 1b
+	.endm
+
+	.text
+	.globl _start
+_start:
+	load_all
+	mov $1, %ebx
+	.byte 0x64, 0x67, 0x90
+	load_all
+	mov $2, %ebx
+	.byte 0x64, 0x67, 0x90
+	lea buf(%rip), %rdi
+	mov $100, %ecx
+2:	movq %rcx, (%rdi)
+	add $64, %rdi
+	dec %ecx
+	jnz 2b
+	mov $60, %eax
+	xor %edi, %edi
+	syscall
+	.globl code_end
+code_end:
+
+	.bss
+	.p2align 12
+buf:	.space 8192
+	.section .note.GNU-stack, "", @progbits
