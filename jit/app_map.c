@@ -12,6 +12,42 @@ static struct jit_app_mapping *maps;
 static size_t count, cap;
 static rt_mutex lock;
 
+/* Ranges unmapped since the start (jit_app_map_retired_foreach): sorted, disjoint, at most
+ * RETIRED_MAX (when full, the two closest merge, with the gap between them). */
+enum { RETIRED_MAX = 256 };
+static struct {
+	uint64_t start, end;
+} retired[RETIRED_MAX];
+static size_t retired_count;
+
+static void retire(uint64_t start, uint64_t end)
+{
+	size_t i = 0;
+	while (i < retired_count && retired[i].end < start)
+		i++;
+	size_t j = i; /* [i, j): the ranges that touch [start, end) */
+	while (j < retired_count && retired[j].start <= end) {
+		start = retired[j].start < start ? retired[j].start : start;
+		end = retired[j].end > end ? retired[j].end : end;
+		j++;
+	}
+	memmove(&retired[i + 1], &retired[j], (retired_count - j) * sizeof retired[0]);
+	retired_count -= j - i - 1;
+	retired[i].start = start;
+	retired[i].end = end;
+	if (retired_count < RETIRED_MAX)
+		return;
+	size_t closest = 0;
+	for (size_t k = 1; k + 1 < retired_count; k++)
+		if (retired[k + 1].start - retired[k].end <
+		    retired[closest + 1].start - retired[closest].end)
+			closest = k;
+	retired[closest].end = retired[closest + 1].end;
+	memmove(&retired[closest + 1], &retired[closest + 2],
+		(retired_count - closest - 2) * sizeof retired[0]);
+	retired_count--;
+}
+
 static bool grow(size_t need)
 {
 	if (need <= cap)
@@ -99,6 +135,7 @@ void app_map_add(uint64_t start, uint64_t end, uint32_t prot, uint32_t flags, ui
 void app_map_remove(uint64_t start, uint64_t end)
 {
 	rt_mutex_lock(&lock);
+	retire(start, end);
 	cut(start, end);
 	rt_mutex_unlock(&lock);
 }
@@ -141,6 +178,7 @@ void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint
 			break;
 		}
 	}
+	retire(old_start, old_start + old_len);
 	cut(old_start, old_start + old_len);
 	if (moved.end) {
 		moved.offset += old_start - moved.start;
@@ -159,6 +197,16 @@ int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), v
 	int r = 0;
 	for (size_t i = 0; i < count && !r; i++)
 		r = fn(&maps[i], arg);
+	rt_mutex_unlock(&lock);
+	return r;
+}
+
+int jit_app_map_retired_foreach(int (*fn)(uint64_t start, uint64_t end, void *arg), void *arg)
+{
+	rt_mutex_lock(&lock);
+	int r = 0;
+	for (size_t i = 0; i < retired_count && !r; i++)
+		r = fn(retired[i].start, retired[i].end, arg);
 	rt_mutex_unlock(&lock);
 	return r;
 }

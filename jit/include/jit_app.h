@@ -20,6 +20,11 @@ struct jit_app_mapping {
  * returns nonzero. */
 int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), void *arg);
 
+/* Calls fn for address ranges the app had mapped and has unmapped (or moved away) since it
+ * started, merged and sorted; stops early, returning fn's value, when fn returns non-zero.
+ * A range may be wider than what was mapped, and mapped again since. */
+int jit_app_map_retired_foreach(int (*fn)(uint64_t start, uint64_t end, void *arg), void *arg);
+
 /* Takes over a mapping that is already in place (a replay maps the recorded memory itself,
  * on the driver's main thread before the app starts, or in place of the app's mmap of a
  * file): from now on it is the app's, as if the app had mapped it. path is copied. An

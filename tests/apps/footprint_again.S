@@ -1,8 +1,9 @@
 /* The same 100 lines loaded before a region and again inside it (SSC marks 1 and 2): the
  * region's footprint holds them (a tool that remembers what it marked before the region
- * must forget it there). Then the same lines stored. No stack is used; every instruction
- * from _start to code_end runs.
- *   whole run: loads 100 lines, stores 100 lines, 100 lines in all, in 2 pages
+ * must forget it there). Then the same lines stored, and 100 lines stored in two pages
+ * mapped for the purpose and unmapped before the end (they count all the same). No stack
+ * is used; every instruction from _start to code_end runs.
+ *   whole run: loads 100 lines in 2 pages, stores 200 lines in 4 pages, 200 lines in all
  *   region:    loads 100 lines in 2 pages, no store */
 	.macro load_all
 	lea buf(%rip), %rsi
@@ -28,6 +29,26 @@ _start:
 	add $64, %rdi
 	dec %ecx
 	jnz 2b
+	/* 100 lines stored in two pages mapped for the purpose, unmapped before the end. */
+	mov $9, %eax		/* mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS) */
+	xor %edi, %edi
+	mov $8192, %esi
+	mov $3, %edx
+	mov $0x22, %r10d
+	mov $-1, %r8
+	xor %r9d, %r9d
+	syscall
+	mov %rax, %rdi
+	mov %rax, %rbx
+	mov $100, %ecx
+3:	movq %rcx, (%rdi)
+	add $64, %rdi
+	dec %ecx
+	jnz 3b
+	mov $11, %eax		/* munmap */
+	mov %rbx, %rdi
+	mov $8192, %esi
+	syscall
 	mov $60, %eax
 	xor %edi, %edi
 	syscall
