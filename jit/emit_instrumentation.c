@@ -206,8 +206,8 @@ static bool emit_address(struct emitter *e, const struct block_insn *bi,
 }
 
 /* Marks the line of the address in %rcx in the bitmap at the slot: bit 2*line when read,
- * bit 2*line+1 when written. */
-static void emit_mark(struct emitter *e, int slot, bool read, bool write)
+ * bit 2*line+1 when written; with a locked bts when `atomic`. */
+static void emit_mark(struct emitter *e, int slot, bool read, bool write, bool atomic)
 {
 	static const uint8_t line_times_two[] = {
 	    0x48, 0xc1, 0xe1, 0x11, /* shl $17,%rcx: drop bits 47..63 */
@@ -218,15 +218,21 @@ static void emit_mark(struct emitter *e, int slot, bool read, bool write)
 	static const uint8_t set_bit[] = {0x48, 0x0f, 0xab, 0x08};  /* bts %rcx,(%rax) */
 	emit_bytes(e, line_times_two, sizeof line_times_two);
 	emit_load_gs(e, JIT_GPR_RAX, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
-	if (read)
+	if (read) {
+		if (atomic)
+			emit_u8(e, 0xf0); /* lock */
 		emit_bytes(e, set_bit, sizeof set_bit);
+	}
 	if (write) {
 		emit_bytes(e, plus_one, sizeof plus_one);
+		if (atomic)
+			emit_u8(e, 0xf0);
 		emit_bytes(e, set_bit, sizeof set_bit);
 	}
 }
 
-void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live)
+void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live,
+		       bool atomic)
 {
 	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	if (flags_live)
@@ -248,7 +254,7 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 		for (int64_t at = 0;; at += 64) {
 			int64_t offset = at < bytes - 1 ? at : bytes - 1;
 			if (emit_address(e, bi, op, offset))
-				emit_mark(e, slot, read, write);
+				emit_mark(e, slot, read, write, atomic);
 			if (offset == bytes - 1)
 				break;
 		}

@@ -18,8 +18,11 @@ void emit_rep_table_counter(struct emitter *e, int table_slot, uint32_t index, b
 
 /* Before bi: for each memory operand it reads or writes, sets the bits of the 64-byte
  * lines it touches in the bitmap the slot points to (bit 2*line for a read, 2*line+1 for
- * a write, line = address bits 6..46). flags_live: the app's flags must survive. */
-void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live);
+ * a write, line = address bits 6..46). flags_live: the app's flags must survive. atomic:
+ * other threads may mark the same words at the same time (locked bts, else a plain one,
+ * which would lose their bits). */
+void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live,
+		       bool atomic);
 
 /* Whether emit_memory_marks has something to mark for bi (REP string instructions are
  * left to the client: their ranges depend on the iterations). */

@@ -535,6 +535,25 @@ static void emit_pending_checks(struct translation *t)
 	}
 }
 
+/* Whether some block's memory marks are plain (for one thread alone): translate_thread_added
+ * retranslates them with locked ones. */
+static bool plain_marks;
+
+static void emit_marks(struct translation *t, const struct block_insn *bi, bool flags_live)
+{
+	bool atomic = threads_count() > 1;
+	plain_marks |= !atomic;
+	emit_memory_marks(&t->e, bi, bi->memory_marks_slot, flags_live, atomic);
+}
+
+void translate_thread_added(void)
+{
+	if (plain_marks && threads_count() > 1) {
+		plain_marks = false;
+		jit_flush_cache();
+	}
+}
+
 /* Iterations of a REP string instruction: add %rcx before it, subtract it after
  * (as ~rcx + 1, so that no flag changes); `down` counts the other way (budgets). */
 static void emit_rep_counter(struct emitter *e, int slot, bool after, bool down)
@@ -784,8 +803,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 		}
 		counted -= instrument_counted(&block, i);
 		if (bi->memory_marks_slot >= 0 && memory_marks_wanted(bi))
-			emit_memory_marks(&t->e, bi, bi->memory_marks_slot,
-					  block_flags_live_from(&block, i));
+			emit_marks(t, bi, block_flags_live_from(&block, i));
 		emit_rep_counters(t, bi, false);
 		t->insns[t->insn_count++] = (struct insn_map){
 		    .cache_off = (uint16_t)(t->e.cur - t->e.start),

@@ -27,6 +27,10 @@ struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns);
 struct block_insn;
 bool translate_ends_block(const struct block_insn *bi);
 
+/* A thread was created (runtime lock held), before it runs: the first time the process has
+ * two, blocks with memory marks are retranslated so that their marks are atomic. */
+void translate_thread_added(void);
+
 /* The app changed its memory map: forget which pages were found readable. */
 void translate_forget_readable_pages(void);
 
