@@ -79,9 +79,9 @@ void trace_buffers_thread_start(struct trace_buffers *tb, struct jit_thread *t);
  * whose record of `bytes` is begun: the `n` words go before that record (they follow the
  * previous one), and when the buffer has no room left it goes to the helper, the begun
  * record moving to a fresh one (or to nowhere, when the thread starts skipping). From a
- * skipping thread's block, which begun none: the skip ends when its bytes are used up. Also for a
- * callout forced by making the room negative (trace_buffers_force_full): the room is recomputed
- * from the position. */
+ * skipping thread's block, which began none: the skip ends when its bytes are used up.
+ * Also for a callout forced by making the room negative (trace_buffers_force_full): the
+ * room is recomputed from the position (while skipping, the bytes left to skip stay). */
 void trace_buffers_full(struct trace_buffers *tb, struct jit_thread *t, uint32_t bytes,
 			const uint64_t *words, size_t n);
 
