@@ -151,13 +151,19 @@ static void tally_bitmap(struct tally *t)
 {
 	struct page_runs runs = {0};
 	unsigned char *resident = rt_alloc(CHUNK_PAGES);
-	if (!resident || !add_process_maps(&runs) ||
-	    jit_app_map_retired_foreach(add_range, &runs)) {
-		jit_message("warning: -footprint: out of memory or no /proc/self/maps: the report "
-			    "counts no data line");
-		rt_free(resident);
-		rt_free(runs.v);
+	if (!resident) {
+		jit_message("warning: -footprint: out of memory: the report counts no data line");
 		return;
+	}
+	if (!add_process_maps(&runs) || jit_app_map_retired_foreach(add_range, &runs)) {
+		/* Without /proc (or memory for the ranges): the whole reservation, slowly. */
+		runs.n = 0;
+		if (add_range(0, 1ull << FOOTPRINT_ADDRESS_BITS, &runs)) {
+			rt_free(resident);
+			jit_message(
+			    "warning: -footprint: out of memory: the report counts no data line");
+			return;
+		}
 	}
 	rt_sort(runs.v, runs.n, sizeof *runs.v, by_first);
 	for (size_t i = 0; i < runs.n;) {
