@@ -5,6 +5,8 @@
  * is used; every instruction from _start to code_end runs.
  *   whole run: loads 100 lines in 2 pages, stores 200 lines in 4 pages, 200 lines in all
  *   region:    loads 100 lines in 2 pages, no store */
+#include "bare_exit.h"
+
 	.macro load_all
 	lea buf(%rip), %rsi
 	mov $100, %ecx
@@ -49,11 +51,7 @@ _start:
 	mov %rbx, %rdi
 	mov $8192, %esi
 	syscall
-	mov $60, %eax
-	xor %edi, %edi
-	syscall
-	.globl code_end
-code_end:
+	exit_and_end_code
 
 	.bss
 	.p2align 12

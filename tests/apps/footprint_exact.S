@@ -5,6 +5,8 @@
  * The program uses no stack but the one it points into E at the end.
  * Between SSC marks 1 and 2 only the stores to A run: 100 lines in 2 pages, and 100
  * iterations of the 4-instruction loop. Every instruction from _start to code_end runs. */
+#include "bare_exit.h"
+
 	.text
 	.p2align 12
 	.globl _start
@@ -63,11 +65,7 @@ _start:
 	lea bufE+128(%rip), %rsp
 	push %rax
 	pop %rax
-	mov $60, %eax
-	xor %edi, %edi
-	syscall
-	.globl code_end
-code_end:
+	exit_and_end_code
 
 	.bss
 	.p2align 12

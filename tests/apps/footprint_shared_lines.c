@@ -6,36 +6,19 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "store_lines.h"
+
 enum { ROUNDS = 4, LINES = 1 << 15 };
 
 static _Alignas(4096) char buffers[ROUNDS][LINES * 64];
 static pthread_barrier_t together;
-
-/* store_alternate(p, n): n stores 128 bytes apart from p, between the marks, in assembly
- * so that the region touches nothing else. */
-void store_alternate(char *p, long n);
-__asm__(".text\n"
-	".p2align 6\n"
-	".globl store_alternate\n"
-	"store_alternate:\n\t"
-	"push %rbx\n\t"
-	"mov $1, %ebx\n\t"
-	".byte 0x64, 0x67, 0x90\n"
-	"1:\tmovq %rsi, (%rdi)\n\t"
-	"add $128, %rdi\n\t"
-	"dec %rsi\n\t"
-	"jnz 1b\n\t"
-	"mov $2, %ebx\n\t"
-	".byte 0x64, 0x67, 0x90\n\t"
-	"pop %rbx\n\t"
-	"ret\n");
 
 static void *worker(void *arg)
 {
 	long k = (long)arg;
 	for (int round = 0; round < ROUNDS; round++) {
 		pthread_barrier_wait(&together);
-		store_alternate(buffers[round] + 64 * k, LINES / 2);
+		store_lines(buffers[round] + 64 * k, LINES / 2, 128);
 	}
 	return NULL;
 }

@@ -7,16 +7,9 @@
 set -uo pipefail
 logger=$1 replayer=$2 app=$3
 . "$(dirname "$0")/../support/checks.sh"
+. "$(dirname "$0")/footprint_lib.sh"
 
-start=$((16#$(nm "$app" | awk '$3 == "_start" { print $1 }')))
-end=$((16#$(nm "$app" | awk '$3 == "code_end" { print $1 }')))
-code_lines=$(((end - 1) / 64 - start / 64 + 1))
-code_pages=$(((end - 1) / 4096 - start / 4096 + 1))
-
-whole="footprint loads lines 100 pages 2
-footprint stores lines 200 pages 4
-footprint code lines $code_lines pages $code_pages
-footprint total lines $((200 + code_lines)) pages $((4 + code_pages))"
+whole=$(footprint_of "$app" 100 2 200 4 200 4)
 check "whole run (with lines of pages unmapped before the end)" "$whole" \
 	"$("$logger" -log 0 -footprint -- "$app" 2>&1)"
 region="footprint loads lines 100 pages 2

@@ -6,17 +6,10 @@
 set -uo pipefail
 logger=$1 replayer=$2 app=$3
 . "$(dirname "$0")/../support/checks.sh"
+. "$(dirname "$0")/footprint_lib.sh"
 
-# The code runs from _start to code_end, every byte of it: its lines and pages.
-start=$((16#$(nm "$app" | awk '$3 == "_start" { print $1 }')))
-end=$((16#$(nm "$app" | awk '$3 == "code_end" { print $1 }')))
-code_lines=$(((end - 1) / 64 - start / 64 + 1))
-code_pages=$(((end - 1) / 4096 - start / 4096 + 1))
-
-whole="footprint loads lines 214 pages 11
-footprint stores lines 108 pages 5
-footprint code lines $code_lines pages $code_pages
-footprint total lines $((315 + code_lines)) pages $((13 + code_pages))"
+# The data as its comment says; the code from _start to code_end, every byte of it.
+whole=$(footprint_of "$app" 214 11 108 5 315 13)
 check "whole run on stderr" "$whole" "$("$logger" -log 0 -footprint -- "$app" 2>&1)"
 (cd "$work" && "$logger" -log 0 -footprint -ofootprint fp.txt -- "$app") || fail=1
 check "whole run in the -ofootprint file" "$whole" "$(cat "$work/fp.txt")"
