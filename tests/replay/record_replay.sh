@@ -34,6 +34,8 @@ fi
 if [ $status -ne $native ] || ! cmp -s "$work/native.out" "$work/rec.out"; then
 	echo "the recorded run differs from the native one (exit $status, native $native)"
 	diff <(head -c 3000 "$work/native.out") <(head -c 3000 "$work/rec.out") | head -10
+	echo "the logger's stderr:"
+	head -20 "$work/rec.err"
 	exit 1
 fi
 if [ ! -f "$work/pb/run.0.meta" ]; then
