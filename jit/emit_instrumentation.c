@@ -295,7 +295,7 @@ uint8_t *emit_trace_skip_switch(struct emitter *e, const struct block_trace *tr,
 	emit_u8(e, 0xe3); /* jrcxz over the jmp to the copy */
 	uint8_t *over = e->cur;
 	emit_u8(e, 0);
-	uint8_t *field = emit_jmp_rel32(e, e->cur);
+	uint8_t *field = emit_jmp_rel32_local(e);
 	if (!e->overflow)
 		*over = (uint8_t)(e->cur - (over + 1));
 	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);

@@ -149,10 +149,11 @@ static const ZydisDecodedOperand *rip_relative_operand(const struct block_insn *
 {
 	if (!may_be_rip_relative(bi))
 		return NULL;
+	const ZydisDecodedOperand *ops = block_insn_ops(bi);
 	for (unsigned i = 0; i < bi->insn.operand_count; i++)
-		if (block_insn_ops(bi)[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    block_insn_ops(bi)[i].mem.base == ZYDIS_REGISTER_RIP)
-			return &block_insn_ops(bi)[i];
+		if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    ops[i].mem.base == ZYDIS_REGISTER_RIP)
+			return &ops[i];
 	return NULL;
 }
 
@@ -170,10 +171,11 @@ static bool uses_gs(const struct block_insn *bi)
 	}
 	if (!(bi->insn.attributes & ZYDIS_ATTRIB_HAS_SEGMENT_GS))
 		return false; /* %gs reaches memory only through its prefix */
+	const ZydisDecodedOperand *ops = block_insn_ops(bi);
 	for (unsigned i = 0; i < bi->insn.operand_count; i++)
-		if (block_insn_ops(bi)[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    block_insn_ops(bi)[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
-		    block_insn_ops(bi)[i].mem.segment == ZYDIS_REGISTER_GS)
+		if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
+		    ops[i].mem.segment == ZYDIS_REGISTER_GS)
 			return true;
 	return false;
 }
@@ -256,10 +258,6 @@ static void emit_indirect_lookup(struct translation *t)
 	emit_u32(&t->e, TB_IBL_TABLE);
 }
 
-/* A fragment's indirect entry: the lookup lands here with the app target in %rcx and the
- * app's %rax/%rcx in their slots. Compares the target with this fragment's app pc using
- * lea and jrcxz, so flags stay the app's: with the pc as lea's displacement when it fits
- * (a non-PIE executable's code, below 2 GiB), else through %rax. */
 /* %rcx += value (a pc, or its negation) without touching flags: a lea of %rcx and a 32-bit
  * displacement when near, else through %rax. */
 static void emit_rcx_plus(struct emitter *e, uint64_t value, bool near)
@@ -275,6 +273,10 @@ static void emit_rcx_plus(struct emitter *e, uint64_t value, bool near)
 	}
 }
 
+/* A fragment's indirect entry: the lookup lands here with the app target in %rcx and the
+ * app's %rax/%rcx in their slots. Compares the target with this fragment's app pc using
+ * lea and jrcxz, so flags stay the app's: with the pc as lea's displacement when it fits
+ * (a non-PIE executable's code, below 2 GiB), else through %rax. */
 static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 {
 	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01}; /* lea 1(%rax),%rax */
@@ -356,9 +358,11 @@ static void emit_return(struct translation *t, const struct block_insn *bi)
 {
 	static const uint8_t load[] = {0x48, 0x8b, 0x0c, 0x24}; /* mov (%rsp),%rcx */
 	int32_t pop = 8;
-	if (bi->insn.operand_count_visible > 0 &&
-	    block_insn_ops(bi)[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE)
-		pop += (int32_t)block_insn_ops(bi)[0].imm.value.u;
+	if (bi->insn.operand_count_visible > 0) { /* ret $imm16: no operand decoded otherwise */
+		const ZydisDecodedOperand *imm = &block_insn_ops(bi)[0];
+		if (imm->type == ZYDIS_OPERAND_TYPE_IMMEDIATE)
+			pop += (int32_t)imm->imm.value.u;
+	}
 	emit_store_gs(&t->e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_bytes(&t->e, load, sizeof load);
 	emit_lea_rsp(&t->e, pop);
@@ -642,8 +646,8 @@ bool translate_ends_block(const struct block_insn *bi)
 
 static bool is_relative_branch(const struct block_insn *bi)
 {
-	return block_insn_ops(bi)[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
-	       block_insn_ops(bi)[0].imm.is_relative;
+	const ZydisDecodedOperand *target = &block_insn_ops(bi)[0];
+	return target->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && target->imm.is_relative;
 }
 
 /* Emits one instruction; returns true when it ended the block's control flow. */
@@ -828,9 +832,15 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	}
 }
 
+/* Whether the block gets a second copy, without its trace record (jit_insert_trace_skip). */
+static bool has_skip_copy(void)
+{
+	return block.trace.buffer_slot >= 0 && block.trace.skip_slot >= 0;
+}
+
 static bool emit_block(struct translation *t)
 {
-	bool skippable = block.trace.buffer_slot >= 0 && block.trace.skip_slot >= 0;
+	bool skippable = has_skip_copy();
 	bool flags_live = skippable && block_flags_live_from(&block, 0);
 	uint8_t *to_skip_copy =
 	    skippable ? emit_trace_skip_switch(&t->e, &block.trace, flags_live) : NULL;
@@ -869,8 +879,8 @@ static bool emit_block(struct translation *t)
 static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered,
 				      bool *stale)
 {
-	size_t copies = block.trace.buffer_slot >= 0 && block.trace.skip_slot >= 0 ? 2 : 1;
-	size_t room = copies * (CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1));
+	size_t room =
+	    (has_skip_copy() ? 2 : 1) * (CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1));
 	for (size_t i = 0; i < block.length; i++)
 		room += trace_stores_room(&block.insns[i]);
 	uint8_t *code = code_cache_reserve(app_pc, room);

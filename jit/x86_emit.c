@@ -138,6 +138,12 @@ uint8_t *emit_jcc_rel32_local(struct emitter *e, unsigned condition)
 	return emit_branch_field(e, op, sizeof op);
 }
 
+uint8_t *emit_jmp_rel32_local(struct emitter *e)
+{
+	static const uint8_t op[] = {0xe9};
+	return emit_branch_field(e, op, sizeof op);
+}
+
 void emit_lea_rsp(struct emitter *e, int32_t disp)
 {
 	if (disp >= -128 && disp <= 127) {

@@ -29,9 +29,10 @@ void emit_mov_reg_reg(struct emitter *e, int dst, int src);
  * branch can be re-pointed later (linking). The target must be within rel32 reach. */
 uint8_t *emit_jmp_rel32(struct emitter *e, const uint8_t *target);
 uint8_t *emit_jcc_rel32(struct emitter *e, unsigned condition, const uint8_t *target);
-/* A jcc to code of the same fragment, its rel32 set (patch_rel32) before the fragment runs:
+/* A jcc or jmp to code of the same fragment, its rel32 set (patch_rel32) before the fragment runs:
  * never re-pointed, so without the padding of the ones above. */
 uint8_t *emit_jcc_rel32_local(struct emitter *e, unsigned condition);
+uint8_t *emit_jmp_rel32_local(struct emitter *e);
 bool rel32_reaches(const uint8_t *rel32_field, const uint8_t *target);
 void patch_rel32(uint8_t *rel32_field, const uint8_t *target);
 

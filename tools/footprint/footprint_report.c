@@ -151,19 +151,14 @@ static void tally_bitmap(struct tally *t)
 {
 	struct page_runs runs = {0};
 	unsigned char *resident = rt_alloc(CHUNK_PAGES);
-	if (!resident) {
+	bool ranges = add_process_maps(&runs) && !jit_app_map_retired_foreach(add_range, &runs);
+	if (!ranges)
+		runs.n = 0; /* without /proc (or memory for the ranges): all of it, slowly */
+	if (!resident || (!ranges && add_range(0, 1ull << FOOTPRINT_ADDRESS_BITS, &runs))) {
 		jit_message("warning: -footprint: out of memory: the report counts no data line");
+		rt_free(resident);
+		rt_free(runs.v);
 		return;
-	}
-	if (!add_process_maps(&runs) || jit_app_map_retired_foreach(add_range, &runs)) {
-		/* Without /proc (or memory for the ranges): the whole reservation, slowly. */
-		runs.n = 0;
-		if (add_range(0, 1ull << FOOTPRINT_ADDRESS_BITS, &runs)) {
-			rt_free(resident);
-			jit_message(
-			    "warning: -footprint: out of memory: the report counts no data line");
-			return;
-		}
 	}
 	rt_sort(runs.v, runs.n, sizeof *runs.v, by_first);
 	for (size_t i = 0; i < runs.n;) {
