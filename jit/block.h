@@ -78,10 +78,12 @@ struct block_trace {
 	struct block_callout full;
 };
 
+/* A basic block as clients instrument it. A fragment may hold several that fall through
+ * into each other (translate.c): their instructions are consecutive in one array. */
 struct jit_block {
 	uint64_t start_pc;
 	size_t length;
-	struct block_insn insns[BLOCK_MAX_INSNS];
+	struct block_insn *insns;
 	struct block_counter counters[BLOCK_MAX_COUNTERS];
 	size_t counter_count;
 	struct block_callout budgets[BLOCK_MAX_BUDGETS];

@@ -27,12 +27,19 @@ enum {
 	MAX_EXITS = 4,
 	MAX_CONSTANTS = 2,
 	MAX_COPIES = 2,
+	/* Basic blocks a fragment may chain through their fall-through paths. */
+	MAX_CHAIN = 16,
 };
 
 struct jit_exit translate_indirect_exit = {.kind = EXIT_INDIRECT};
 struct translate_stats translate_stats;
 
 static ZydisDecoder decoder;
+/* The basic blocks of the fragment being translated, their instructions in one array
+ * (at most BLOCK_MAX_INSNS in all, so one fetch holds them), and the one being emitted. */
+static struct block_insn chain_insns[BLOCK_MAX_INSNS];
+static struct jit_block chain[MAX_CHAIN];
+static size_t chain_length;
 static struct jit_block block;
 static uint8_t fetch_buf[FETCH_MAX + 16];
 
@@ -60,10 +67,13 @@ struct pending_check {
 
 struct translation {
 	struct emitter e;
-	struct pending_exit exits[MAX_COPIES * MAX_EXITS];
+	uint64_t app_pc;
+	/* the block being emitted falls through into the next one of the chain */
+	bool falls_into_next;
+	struct pending_exit exits[MAX_COPIES * MAX_EXITS + MAX_CHAIN];
 	int exit_count;
 	/* the budgets and the trace room */
-	struct pending_check checks[MAX_COPIES * (BLOCK_MAX_BUDGETS + 1)];
+	struct pending_check checks[(MAX_COPIES + MAX_CHAIN) * (BLOCK_MAX_BUDGETS + 1)];
 	int check_count;
 	struct pending_constant constants[MAX_COPIES * MAX_CONSTANTS];
 	int constant_count;
@@ -223,7 +233,7 @@ static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
 {
 	struct fragment *known = fragment_lookup(target);
 	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, target);
-	if (!rec || t->exit_count == MAX_COPIES * MAX_EXITS) {
+	if (!rec || t->exit_count == MAX_COPIES * MAX_EXITS + MAX_CHAIN) {
 		t->failed = true;
 		return;
 	}
@@ -689,7 +699,8 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	if (is_jcc(m)) {
 		uint8_t *taken = emit_jcc_rel32(&t->e, bi->insn.opcode & 0xf, t->e.cur);
 		route_branch(t, taken, branch_target(bi));
-		emit_direct_jump(t, next);
+		if (!t->falls_into_next)
+			emit_direct_jump(t, next);
 		return true;
 	}
 	if (is_rcx_branch(m)) {
@@ -700,29 +711,38 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	return false;
 }
 
-/* Decodes the block at pc into `block`. Returns the exit kind to emit instead when not a
- * single instruction could be decoded, or EXIT_DIRECT when the block is usable. */
-/* The most instructions the next decoded block may hold (translate_block_limited). */
+/* The most instructions the next decoded fragment may hold (translate_block_limited). */
 static size_t decode_limit = BLOCK_MAX_INSNS;
 
-static enum exit_kind decode_block(uint64_t pc)
+static struct jit_block *chain_block_at(size_t k, uint64_t pc, struct block_insn *insns)
+{
+	struct jit_block *b = &chain[k];
+	*b = (struct jit_block){
+	    .start_pc = pc,
+	    .insns = insns,
+	    .table_counter = {-1, -1, 0},
+	    .trace = {.buffer_slot = -1, .skip_slot = -1},
+	};
+	return b;
+}
+
+/* Decodes the fragment at pc into `chain`: its first basic block, and (`chain_fall`) the
+ * blocks its conditional branches fall through to, as long as they decode. Returns the
+ * exit kind to emit instead when not a single instruction could be decoded, or
+ * EXIT_DIRECT when the chain is usable. */
+static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 {
 	size_t avail = fetch_code(pc);
-	size_t off = 0;
-	block.start_pc = pc;
-	block.length = 0;
-	block.counter_count = 0;
-	block.budget_count = 0;
-	block.table_counter = (struct block_table_counter){-1, -1, 0};
-	block.trace.buffer_slot = -1;
-	block.trace.skip_slot = -1;
-	while (block.length < decode_limit && off < avail) {
-		struct block_insn *bi = &block.insns[block.length];
+	size_t off = 0, n = 0;
+	chain_length = 1;
+	struct jit_block *b = chain_block_at(0, pc, chain_insns);
+	while (n < decode_limit && off < avail) {
+		struct block_insn *bi = &chain_insns[n];
 		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
 		    &decoder, &bi->context, fetch_buf + off, avail - off, &bi->insn));
 		bi->ops_decoded = false;
 		if (!decoded || cpu_refuses(&bi->insn)) {
-			if (block.length == 0)
+			if (n == 0)
 				return !decoded && avail - off < ZYDIS_MAX_INSTRUCTION_LENGTH &&
 					       avail < FETCH_MAX
 					   ? EXIT_BAD_FETCH
@@ -738,12 +758,20 @@ static enum exit_kind decode_block(uint64_t pc)
 		bi->callout_count = 0;
 		bi->trace_store_count = 0;
 		bi->suppressed = false;
-		block.length++;
+		b->length++;
+		n++;
 		off += bi->insn.length;
-		if (translate_ends_block(bi))
+		if (!translate_ends_block(bi))
+			continue;
+		if (!chain_fall || !is_jcc(bi->insn.mnemonic) || chain_length == MAX_CHAIN)
 			break;
+		b = chain_block_at(chain_length++, pc + off, &chain_insns[n]);
 	}
-	return block.length ? EXIT_DIRECT : EXIT_BAD_FETCH;
+	if (n == 0)
+		return EXIT_BAD_FETCH;
+	if (b->length == 0) /* a chained block that did not decode: translated on its own */
+		chain_length--;
+	return EXIT_DIRECT;
 }
 
 /* Around a REP string instruction: its iterations count up in its counter and down in
@@ -811,7 +839,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 		emit_rep_counters(t, bi, false);
 		t->insns[t->insn_count++] = (struct insn_map){
 		    .cache_off = (uint16_t)(t->e.cur - t->e.start),
-		    .app_off = (uint16_t)(bi->pc - block.start_pc),
+		    .app_off = (uint16_t)(bi->pc - t->app_pc),
 		    .rewritten = bi->insn.mnemonic == ZYDIS_MNEMONIC_RET ||
 				 ((bi->insn.mnemonic == ZYDIS_MNEMONIC_CALL ||
 				   bi->insn.mnemonic == ZYDIS_MNEMONIC_JMP) &&
@@ -832,15 +860,16 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	}
 }
 
-/* Whether the block gets a second copy, without its trace record (jit_insert_trace_skip). */
-static bool has_skip_copy(void)
+/* Whether a block gets a second copy, without its trace record (jit_insert_trace_skip). */
+static bool has_skip_copy(const struct jit_block *b)
 {
-	return block.trace.buffer_slot >= 0 && block.trace.skip_slot >= 0;
+	return b->trace.buffer_slot >= 0 && b->trace.skip_slot >= 0;
 }
 
-static bool emit_block(struct translation *t)
+/* The current `block`, in one or two copies. */
+static void emit_basic_block(struct translation *t)
 {
-	bool skippable = has_skip_copy();
+	bool skippable = has_skip_copy(&block);
 	bool flags_live = skippable && block_flags_live_from(&block, 0);
 	uint8_t *to_skip_copy =
 	    skippable ? emit_trace_skip_switch(&t->e, &block.trace, flags_live) : NULL;
@@ -850,6 +879,17 @@ static bool emit_block(struct translation *t)
 			patch_rel32(to_skip_copy, t->e.cur);
 		emit_trace_skip_entry(&t->e, flags_live);
 		emit_copy_of_block(t, false);
+	}
+}
+
+/* The chain's blocks one after the other, each falling through into the next, then the
+ * code off their paths: checks' callouts, exit stubs, constants. */
+static bool emit_block(struct translation *t)
+{
+	for (size_t k = 0; k < chain_length; k++) {
+		block = chain[k];
+		t->falls_into_next = k + 1 < chain_length;
+		emit_basic_block(t);
 	}
 	emit_pending_checks(t);
 	for (int i = 0; i < t->exit_count; i++) {
@@ -874,20 +914,30 @@ static bool emit_block(struct translation *t)
 	return !t->failed && !t->e.overflow;
 }
 
-/* Translates `block` (decoded at app_pc). NULL when out of room, or (*stale) when the app's
+static size_t chain_room(void)
+{
+	size_t room = 0;
+	for (size_t k = 0; k < chain_length; k++) {
+		const struct jit_block *b = &chain[k];
+		room += (has_skip_copy(b) ? 2 : 1) *
+			(CACHE_PER_BLOCK + CACHE_PER_INSN * (b->length + 1));
+		for (size_t i = 0; i < b->length; i++)
+			room += trace_stores_room(&b->insns[i]);
+	}
+	return room;
+}
+
+/* Translates `chain` (decoded at app_pc). NULL when out of room, or (*stale) when the app's
  * code changed since it was fetched. */
 static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered,
 				      bool *stale)
 {
-	size_t room =
-	    (has_skip_copy() ? 2 : 1) * (CACHE_PER_BLOCK + CACHE_PER_INSN * (block.length + 1));
-	for (size_t i = 0; i < block.length; i++)
-		room += trace_stores_room(&block.insns[i]);
+	size_t room = chain_room();
 	uint8_t *code = code_cache_reserve(app_pc, room);
 	struct fragment *f = fragment_meta_alloc(sizeof *f);
 	if (!code || !f)
 		return NULL;
-	struct translation t = {.e = {code, code, code + room}};
+	struct translation t = {.e = {code, code, code + room}, .app_pc = app_pc};
 	emit_indirect_entry(&t.e, app_pc);
 	uint8_t *body = t.e.cur;
 	if (start != EXIT_DIRECT)
@@ -896,7 +946,9 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 		return NULL;
 	if (t.failed || t.e.overflow)
 		return NULL;
-	const struct block_insn *last = block.length ? &block.insns[block.length - 1] : NULL;
+	const struct jit_block *tail = &chain[chain_length - 1];
+	const struct block_insn *last =
+	    start == EXIT_DIRECT ? &tail->insns[tail->length - 1] : NULL;
 	size_t ninsns = start == EXIT_DIRECT ? (size_t)t.insn_count : 0;
 	struct jit_exit **exits = fragment_meta_alloc(sizeof *exits * (size_t)(t.exit_count + 1));
 	struct insn_map *insns = fragment_meta_alloc(sizeof *insns * (ninsns + 1));
@@ -930,12 +982,25 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	return !registered || fragment_insert(f) ? f : NULL;
 }
 
+/* Hands the chain's blocks to the clients in order; a block with two copies ends the chain
+ * (its copies would have to meet again for the next block). */
+static void instrument_chain(void)
+{
+	for (size_t k = 0; k < chain_length; k++) {
+		instrument_block(&chain[k]);
+		if (has_skip_copy(&chain[k]))
+			chain_length = k + 1;
+	}
+}
+
 static struct fragment *translate(uint64_t app_pc, bool registered)
 {
 	for (;;) {
-		enum exit_kind start = decode_block(app_pc);
+		/* One-off translations end where their block does. */
+		bool chain_fall = registered && decode_limit == BLOCK_MAX_INSNS;
+		enum exit_kind start = decode_chain(app_pc, chain_fall);
 		if (start == EXIT_DIRECT)
-			instrument_block(&block);
+			instrument_chain();
 		translate_stats.blocks++;
 		bool stale = false;
 		struct fragment *f = try_translate(app_pc, start, registered, &stale);

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Usage: icount_file.sh LOGGER PROGRAM
-# -icount on the exact-count program, to stderr and with -oicount to a file (given
-# relative to a directory the logger runs in): both must say exactly 2120.
+# Usage: icount_file.sh LOGGER PROGRAM COUNT
+# -icount on an exact-count program, to stderr and with -oicount to a file (given
+# relative to a directory the logger runs in): both must say exactly COUNT.
 set -uo pipefail
-logger=$1 program=$2
-expected=$'icount tid=0 2120\nicount total 2120'
+logger=$1 program=$2 count=$3
+expected="icount tid=0 $count"$'\n'"icount total $count"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
