@@ -23,8 +23,9 @@ struct dispatch_stats dispatch_stats;
 
 static void link_exit(struct jit_exit *rec, const struct fragment *to)
 {
-	if (!rec->branch_field || rec->linked || rec->generation != fragment_generation() ||
-	    !threads_may_link() || !rel32_reaches(rec->branch_field, to->cache_pc))
+	if (!rec->branch_field || rec->linked || rec->falls_through ||
+	    rec->generation != fragment_generation() || !threads_may_link() ||
+	    !rel32_reaches(rec->branch_field, to->cache_pc))
 		return;
 	patch_rel32(rec->branch_field, to->cache_pc);
 	rec->linked = true;
@@ -248,10 +249,21 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		t->jump_target = next; /* native app code: check_native_exec must catch it */
 		return;
 	}
+	bool own_target = next == exit.target && generation == fragment_generation();
+	if (exit.falls_through && own_target && fragment_is_current(exit.owner)) {
+		/* A chained block's end while its fragment was unlinked: the next block follows
+		 * in the same fragment. */
+		if (threads_may_link()) {
+			patch_fall_through(exit.branch_field, NULL);
+			rec->linked = true;
+		}
+		t->jump_target = (uint64_t)exit.branch_field + FALL_THROUGH_SITE_LENGTH;
+		return;
+	}
 	struct fragment *f = dispatch_find_fragment(next);
 	/* (A signal handler may have taken the thread elsewhere: link only the exit's own
 	 * target.) */
-	if (exit.kind == EXIT_DIRECT && next == exit.target && generation == fragment_generation())
+	if (exit.kind == EXIT_DIRECT && own_target)
 		link_exit(rec, f);
 	if (exit.kind == EXIT_INDIRECT)
 		thread_ibl_install(t, next, f->indirect_entry);

@@ -217,10 +217,8 @@ static void forget_fragments(void)
 void fragment_retire_all(void)
 {
 	for (struct jit_exit *e = linkable; e; e = e->next_linkable) {
-		if (e->linked) {
-			patch_rel32(e->branch_field, e->stub);
-			e->linked = false;
-		}
+		if (e->linked)
+			fragment_unlink_exit(e);
 	}
 	/* Move the pool's chunks onto the retired list. */
 	while (pool) {
@@ -273,13 +271,14 @@ size_t fragment_retire_holding(const uint64_t *pcs, size_t n)
 	size_t removed = before - count;
 	if (!removed)
 		return 0;
-	/* Branches into a fragment no longer current go back to their stubs. (A retired
-	 * fragment's own exits stay: a thread inside it finishes its block through them.) */
+	/* Branches into a fragment no longer current go back to their stubs, and so do the
+	 * block ends inside one. (A retired fragment's other exits stay: a thread inside it
+	 * finishes its block through them.) */
 	for (struct jit_exit *e = linkable; e; e = e->next_linkable) {
-		if (e->linked && !fragment_lookup(e->target)) {
-			patch_rel32(e->branch_field, e->stub);
-			e->linked = false;
-		}
+		bool stale =
+		    e->falls_through ? !fragment_is_current(e->owner) : !fragment_lookup(e->target);
+		if (e->linked && stale)
+			fragment_unlink_exit(e);
 	}
 	retirements++;
 	return removed;
@@ -351,14 +350,26 @@ const struct insn_map *fragment_insn_at(const struct fragment *f, uint64_t cache
 	return best;
 }
 
+void fragment_unlink_exit(struct jit_exit *e)
+{
+	if (e->falls_through)
+		patch_fall_through(e->branch_field, e->stub);
+	else
+		patch_rel32(e->branch_field, e->stub);
+	e->linked = false;
+}
+
+bool fragment_is_current(const struct fragment *f)
+{
+	return fragment_lookup(f->app_pc) == f;
+}
+
 void fragment_unlink(struct fragment *f)
 {
 	for (uint32_t i = 0; i < f->exit_count; i++) {
 		struct jit_exit *e = f->exits[i];
-		if (e->linked) {
-			patch_rel32(e->branch_field, e->stub);
-			e->linked = false;
-		}
+		if (e->linked)
+			fragment_unlink_exit(e);
 	}
 }
 

@@ -25,6 +25,7 @@ enum exit_kind {
 };
 
 struct jit_callout;
+struct fragment;
 struct jit_exit {
 	enum exit_kind kind;
 	uint64_t target;       /* app pc */
@@ -32,6 +33,11 @@ struct jit_exit {
 	uint8_t *stub;	       /* the stub itself, where an unlinked branch points */
 	uint64_t generation;
 	bool linked;
+	/* A chained block's end inside `owner` (translate.c): branch_field is a fall-through
+	 * site (x86_emit.h), linked while it falls through into the next block, unlinked while
+	 * it jumps to the stub so that a thread leaves the cache at its block's end. */
+	bool falls_through;
+	const struct fragment *owner;
 	struct jit_exit *next_linkable; /* list of the generation's direct exits */
 	/* EXIT_CALLOUT only */
 	void (*callout)(const struct jit_callout *c);
@@ -83,7 +89,12 @@ void fragment_index(struct fragment *f);
 /* The app pc of the instruction whose translation holds cache pc (NULL map: f's start). */
 const struct insn_map *fragment_insn_at(const struct fragment *f, uint64_t cache_pc);
 
-/* Points f's linked exits back at their stubs: a thread inside f leaves at its end. */
+/* Points e's branch back at its stub. */
+void fragment_unlink_exit(struct jit_exit *e);
+/* Whether f is the current fragment of its app pc. */
+bool fragment_is_current(const struct fragment *f);
+/* Points f's linked exits back at their stubs: a thread inside f leaves at its block's
+ * end. */
 void fragment_unlink(struct fragment *f);
 /* The same for every fragment, current or retired: every thread leaves at its block's end
  * (links come back as the dispatcher sees the exits again). */

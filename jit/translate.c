@@ -29,6 +29,9 @@ enum {
 	MAX_COPIES = 2,
 	/* Basic blocks a fragment may chain through their fall-through paths. */
 	MAX_CHAIN = 16,
+	/* The last block's exits in both copies, and two for each block before it (its
+	 * branch taken, and its end: emit_chained_block_end). */
+	MAX_FRAGMENT_EXITS = MAX_COPIES * MAX_EXITS + 2 * (MAX_CHAIN - 1),
 };
 
 struct jit_exit translate_indirect_exit = {.kind = EXIT_INDIRECT};
@@ -67,10 +70,11 @@ struct pending_check {
 
 struct translation {
 	struct emitter e;
+	const struct fragment *fragment;
 	uint64_t app_pc;
 	/* the block being emitted falls through into the next one of the chain */
 	bool falls_into_next;
-	struct pending_exit exits[MAX_COPIES * MAX_EXITS + MAX_CHAIN];
+	struct pending_exit exits[MAX_FRAGMENT_EXITS];
 	int exit_count;
 	/* the budgets and the trace room */
 	struct pending_check checks[(MAX_COPIES + MAX_CHAIN) * (BLOCK_MAX_BUDGETS + 1)];
@@ -233,7 +237,7 @@ static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
 {
 	struct fragment *known = fragment_lookup(target);
 	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, target);
-	if (!rec || t->exit_count == MAX_COPIES * MAX_EXITS + MAX_CHAIN) {
+	if (!rec || t->exit_count == MAX_FRAGMENT_EXITS) {
 		t->failed = true;
 		return;
 	}
@@ -882,6 +886,23 @@ static void emit_basic_block(struct translation *t)
 	}
 }
 
+/* Where a chained block falls through into the next one: an exit all the same, which is
+ * linked while the site falls through, so that unlinking the fragment (a signal, a safe
+ * point, stopping the world, a retirement) has a thread leave the cache at its block's end
+ * as it would between two fragments. */
+static void emit_chained_block_end(struct translation *t, uint64_t next_pc)
+{
+	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, next_pc);
+	if (!rec || t->exit_count == MAX_FRAGMENT_EXITS) {
+		t->failed = true;
+		return;
+	}
+	rec->falls_through = true;
+	rec->owner = t->fragment;
+	uint8_t *site = emit_fall_through_site(&t->e);
+	t->exits[t->exit_count++] = (struct pending_exit){rec, site, NULL};
+}
+
 /* The chain's blocks one after the other, each falling through into the next, then the
  * code off their paths: checks' callouts, exit stubs, constants. */
 static bool emit_block(struct translation *t)
@@ -890,6 +911,8 @@ static bool emit_block(struct translation *t)
 		block = chain[k];
 		t->falls_into_next = k + 1 < chain_length;
 		emit_basic_block(t);
+		if (t->falls_into_next)
+			emit_chained_block_end(t, chain[k + 1].start_pc);
 	}
 	emit_pending_checks(t);
 	for (int i = 0; i < t->exit_count; i++) {
@@ -900,6 +923,12 @@ static bool emit_block(struct translation *t)
 		emit_exit_stub(&t->e, x->rec);
 		if (t->e.overflow)
 			continue;
+		if (x->rec->falls_through) {
+			x->rec->linked = threads_may_link();
+			if (!x->rec->linked)
+				patch_fall_through(x->field, stub);
+			continue;
+		}
 		patch_rel32(x->field, x->link_to ? x->link_to->cache_pc : stub);
 		x->rec->linked = x->link_to != NULL;
 	}
@@ -937,7 +966,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	struct fragment *f = fragment_meta_alloc(sizeof *f);
 	if (!code || !f)
 		return NULL;
-	struct translation t = {.e = {code, code, code + room}, .app_pc = app_pc};
+	struct translation t = {.e = {code, code, code + room}, .fragment = f, .app_pc = app_pc};
 	emit_indirect_entry(&t.e, app_pc);
 	uint8_t *body = t.e.cur;
 	if (start != EXIT_DIRECT)

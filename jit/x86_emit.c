@@ -92,6 +92,40 @@ void patch_rel32(uint8_t *field, const uint8_t *target)
 	__atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
+/* The 5-byte NOP of a fall-through site, and the jump that can take its place. */
+static const uint8_t nop5[FALL_THROUGH_SITE_LENGTH] = {0x0f, 0x1f, 0x44, 0x00,
+						       0x00}; /* nopl 0(%rax,%rax) */
+
+uint8_t *emit_fall_through_site(struct emitter *e)
+{
+	static const uint8_t nops[4][4] = {
+	    {0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}, {0x0f, 0x1f, 0x40, 0x00}};
+	unsigned at = (unsigned)((uintptr_t)e->cur & 7);
+	if (at > 3)
+		emit_bytes(e, nops[8 - at - 1], 8 - at);
+	uint8_t *site = e->cur;
+	emit_bytes(e, nop5, sizeof nop5);
+	return site;
+}
+
+void patch_fall_through(uint8_t *site, const uint8_t *jump_to)
+{
+	uint8_t insn[FALL_THROUGH_SITE_LENGTH];
+	if (jump_to) {
+		int32_t rel = (int32_t)(jump_to - (site + FALL_THROUGH_SITE_LENGTH));
+		insn[0] = 0xe9;
+		memcpy(insn + 1, &rel, 4);
+	} else {
+		memcpy(insn, nop5, sizeof nop5);
+	}
+	/* Inside one aligned word (emit_fall_through_site): one store, as in patch_rel32. */
+	unsigned at = (unsigned)((uintptr_t)site & 7);
+	uint64_t *word = (uint64_t *)((uintptr_t)site - at);
+	uint64_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
+	memcpy((uint8_t *)&value + at, insn, sizeof insn);
+	__atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
 /* The opcode, then a zero rel32 field: its address. */
 static uint8_t *emit_branch_field(struct emitter *e, const uint8_t *opcode, unsigned n)
 {

@@ -35,6 +35,12 @@ uint8_t *emit_jcc_rel32_local(struct emitter *e, unsigned condition);
 uint8_t *emit_jmp_rel32_local(struct emitter *e);
 bool rel32_reaches(const uint8_t *rel32_field, const uint8_t *target);
 void patch_rel32(uint8_t *rel32_field, const uint8_t *target);
+/* Where code falls through into code that may have to be left instead: a 5-byte NOP inside
+ * one aligned 8-byte word (padded before), which patch_fall_through turns into a jmp to
+ * `jump_to` or (NULL) back into the NOP, atomically for a thread running it. */
+enum { FALL_THROUGH_SITE_LENGTH = 5 };
+uint8_t *emit_fall_through_site(struct emitter *e);
+void patch_fall_through(uint8_t *site, const uint8_t *jump_to);
 
 /* lea disp(%rsp),%rsp: adjusts the stack pointer without touching flags. */
 void emit_lea_rsp(struct emitter *e, int32_t disp);

@@ -4,18 +4,19 @@
  * The loop runs for ecx = 300 down to 1: odd values skip both adds, values 2 mod 4 skip
  * the second. */
 	.text
-	.globl _start
+	.globl _start, loop, second_add
 _start:
 	mov $300, %ecx		/* 1 */
 	xor %esi, %esi		/* 1 */
-1:	test $1, %cl		/* 300 */
+loop:	test $1, %cl		/* 300 */
 	jnz 2f			/* 300 */
 	add $3, %esi		/* 150 */
 	test $2, %cl		/* 150 */
 	jnz 2f			/* 150 */
+second_add:
 	add $5, %esi		/* 75 */
 2:	dec %ecx		/* 300 */
-	jnz 1b			/* 300 */
+	jnz loop		/* 300 */
 	cmp $825, %esi		/* 1: 150 * 3 + 75 * 5 */
 	setne %dil		/* 1 */
 	movzbl %dil, %edi	/* 1 */
