@@ -905,7 +905,7 @@ static void emit_chained_block_end(struct translation *t, uint64_t next_pc)
 
 /* The chain's blocks one after the other, each falling through into the next, then the
  * code off their paths: checks' callouts, exit stubs, constants. */
-static bool emit_block(struct translation *t)
+static bool emit_fragment(struct translation *t)
 {
 	for (size_t k = 0; k < chain_length; k++) {
 		block = chain[k];
@@ -971,7 +971,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	uint8_t *body = t.e.cur;
 	if (start != EXIT_DIRECT)
 		emit_inline_exit(&t, start, app_pc);
-	else if (!emit_block(&t))
+	else if (!emit_fragment(&t))
 		return NULL;
 	if (t.failed || t.e.overflow)
 		return NULL;
