@@ -40,13 +40,14 @@ static void print_stats(void)
 	uint64_t hits = 0;
 	for (size_t i = 0; i < threads_count(); i++)
 		hits += threads_at(i)->ibl_hits;
-	jit_message("jit stats: fragments %lu, cache bytes %lu, links %lu, indirect hits %lu, "
-		    "indirect misses %lu, flushes %lu, partial flushes %lu, world stops %lu, "
-		    "threads %lu",
-		    translate_stats.blocks, (unsigned long)code_cache_bytes_used(),
-		    translate_stats.links, hits, dispatch_stats.indirect_misses,
-		    translate_stats.flushes, translate_stats.partial_flushes, world_stops(),
-		    (unsigned long)threads_count());
+	jit_message(
+	    "jit stats: fragments %lu, instructions decoded %lu, cache bytes %lu, links "
+	    "%lu, indirect hits %lu, indirect misses %lu, flushes %lu, partial flushes %lu, "
+	    "world stops %lu, threads %lu",
+	    translate_stats.blocks, translate_stats.insns_decoded,
+	    (unsigned long)code_cache_bytes_used(), translate_stats.links, hits,
+	    dispatch_stats.indirect_misses, translate_stats.flushes,
+	    translate_stats.partial_flushes, world_stops(), (unsigned long)threads_count());
 }
 
 void jit_process_exit(int status)

@@ -764,6 +764,7 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 		bi->suppressed = false;
 		b->length++;
 		n++;
+		translate_stats.insns_decoded++;
 		off += bi->insn.length;
 		if (!translate_ends_block(bi))
 			continue;

@@ -43,6 +43,7 @@ extern struct jit_exit translate_indirect_exit;
 
 struct translate_stats {
 	uint64_t blocks;
+	uint64_t insns_decoded; /* for the fragments, whether they all ran or not */
 	uint64_t links;
 	uint64_t flushes;
 	uint64_t partial_flushes; /* only the fragments holding some pcs */
