@@ -253,6 +253,8 @@ struct sorted_pcs {
 static bool holds_none(const struct fragment *f, void *arg)
 {
 	const struct sorted_pcs *p = arg;
+	if (f->inside)
+		f = f->inside;
 	size_t i = first_at_or_after(p->pcs, p->n, f->app_pc);
 	return i == p->n || p->pcs[i] >= f->app_end;
 }

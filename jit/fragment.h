@@ -72,6 +72,9 @@ struct fragment {
 	uint32_t exit_count;
 	uint32_t insn_count;
 	struct insn_map *insns;
+	/* An entry into a block in the middle of `inside`'s chain (translate.c): no code,
+	 * exits or instructions of its own, and retired whenever `inside` is. */
+	const struct fragment *inside;
 };
 
 /* Bump allocation of metadata that lives until the next flush. NULL when out of memory. */

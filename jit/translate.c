@@ -74,6 +74,9 @@ struct translation {
 	uint64_t app_pc;
 	/* the block being emitted falls through into the next one of the chain */
 	bool falls_into_next;
+	/* where each block of the chain after the first starts, and its indirect entry */
+	uint8_t *block_code[MAX_CHAIN];
+	uint8_t *block_entry[MAX_CHAIN];
 	struct pending_exit exits[MAX_FRAGMENT_EXITS];
 	int exit_count;
 	/* the budgets and the trace room */
@@ -730,6 +733,14 @@ static struct jit_block *chain_block_at(size_t k, uint64_t pc, struct block_insn
 	return b;
 }
 
+static bool is_chain_target(const uint64_t *targets, size_t n, uint64_t pc)
+{
+	for (size_t i = 0; i < n; i++)
+		if (targets[i] == pc)
+			return true;
+	return false;
+}
+
 /* Decodes the fragment at pc into `chain`: its first basic block, and (`chain_fall`) the
  * blocks its conditional branches fall through to, as long as they decode. Returns the
  * exit kind to emit instead when not a single instruction could be decoded, or
@@ -740,7 +751,16 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 	size_t off = 0, n = 0;
 	chain_length = 1;
 	struct jit_block *b = chain_block_at(0, pc, chain_insns);
+	/* Where the chain's conditional branches jump forward to, inside what was fetched: a
+	 * block starts there too, so that the branch can go there inside the fragment. */
+	uint64_t targets[MAX_CHAIN];
+	size_t target_count = 0;
 	while (n < decode_limit && off < avail) {
+		if (chain_fall && b->length && is_chain_target(targets, target_count, pc + off)) {
+			if (chain_length == MAX_CHAIN || fragment_lookup(pc + off))
+				break;
+			b = chain_block_at(chain_length++, pc + off, &chain_insns[n]);
+		}
 		struct block_insn *bi = &chain_insns[n];
 		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
 		    &decoder, &bi->context, fetch_buf + off, avail - off, &bi->insn));
@@ -768,8 +788,12 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 		off += bi->insn.length;
 		if (!translate_ends_block(bi))
 			continue;
-		if (!chain_fall || !is_jcc(bi->insn.mnemonic) || chain_length == MAX_CHAIN)
+		if (!chain_fall || !is_jcc(bi->insn.mnemonic) || chain_length == MAX_CHAIN ||
+		    fragment_lookup(pc + off))
 			break;
+		uint64_t target = branch_target(bi);
+		if (target > pc + off && target < pc + avail && target_count < MAX_CHAIN)
+			targets[target_count++] = target;
 		b = chain_block_at(chain_length++, pc + off, &chain_insns[n]);
 	}
 	if (n == 0)
@@ -859,7 +883,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 			emit_trace_stores(&t->e, bi, &block.trace, true,
 					  block_flags_live_from(&block, i + 1));
 	}
-	if (!ended) {
+	if (!ended && !t->falls_into_next) {
 		const struct block_insn *last = &block.insns[block.length - 1];
 		emit_direct_jump(t, last->pc + last->insn.length);
 	}
@@ -910,10 +934,18 @@ static bool emit_fragment(struct translation *t)
 {
 	for (size_t k = 0; k < chain_length; k++) {
 		block = chain[k];
+		t->block_code[k] = t->e.cur;
 		t->falls_into_next = k + 1 < chain_length;
 		emit_basic_block(t);
 		if (t->falls_into_next)
 			emit_chained_block_end(t, chain[k + 1].start_pc);
+	}
+	for (size_t k = 1; k < chain_length; k++) {
+		t->block_entry[k] = t->e.cur;
+		emit_indirect_entry(&t->e, chain[k].start_pc);
+		uint8_t *to_code = emit_jmp_rel32_local(&t->e);
+		if (!t->e.overflow)
+			patch_rel32(to_code, t->block_code[k]);
 	}
 	emit_pending_checks(t);
 	for (int i = 0; i < t->exit_count; i++) {
@@ -955,6 +987,30 @@ static size_t chain_room(void)
 			room += trace_stores_room(&b->insns[i]);
 	}
 	return room;
+}
+
+/* Makes the chain's later blocks enterable where they are: a branch to one of them goes
+ * into f rather than into a translation of its own that would repeat the rest of the chain
+ * (most of what chains cost to translate). Not for a block that has a fragment already. */
+static void enter_chain_blocks(const struct translation *t, const struct fragment *f)
+{
+	for (size_t k = 1; k < chain_length; k++) {
+		uint64_t pc = chain[k].start_pc;
+		if (fragment_lookup(pc))
+			continue;
+		struct fragment *entry = fragment_meta_alloc(sizeof *entry);
+		if (!entry)
+			return;
+		*entry = (struct fragment){
+		    .app_pc = pc,
+		    .app_end = f->app_end,
+		    .indirect_entry = t->block_entry[k],
+		    .cache_pc = t->block_code[k],
+		    .inside = f,
+		};
+		if (!fragment_insert(entry))
+			return;
+	}
 }
 
 /* Translates `chain` (decoded at app_pc). NULL when out of room, or (*stale) when the app's
@@ -1009,7 +1065,10 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 		*stale = true;
 		return NULL;
 	}
-	return !registered || fragment_insert(f) ? f : NULL;
+	if (!registered || !fragment_insert(f))
+		return registered ? NULL : f;
+	enter_chain_blocks(&t, f);
+	return f;
 }
 
 /* Hands the chain's blocks to the clients in order; a block with two copies ends the chain
