@@ -742,9 +742,10 @@ static bool is_chain_target(const uint64_t *targets, size_t n, uint64_t pc)
 }
 
 /* Decodes the fragment at pc into `chain`: its first basic block, and (`chain_fall`) the
- * blocks its conditional branches fall through to, as long as they decode. Returns the
- * exit kind to emit instead when not a single instruction could be decoded, or
- * EXIT_DIRECT when the chain is usable. */
+ * blocks its conditional branches fall through to, as long as they decode and have no
+ * fragment of their own; a block also ends where one of the chain's branches lands
+ * further on. Returns the exit kind to emit instead when not a single instruction could
+ * be decoded, or EXIT_DIRECT when the chain is usable. */
 static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 {
 	size_t avail = fetch_code(pc);

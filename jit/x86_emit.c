@@ -76,20 +76,38 @@ bool rel32_reaches(const uint8_t *field, const uint8_t *target)
 	return delta == (int32_t)delta;
 }
 
+/* Writes n bytes at `at` with one store of the aligned 8-byte word that holds them, atomic
+ * for a thread running that code meanwhile; the word's other bytes do not change (patches
+ * are made under the runtime's lock). */
+static void store_in_word(uint8_t *at, const void *bytes, unsigned n)
+{
+	unsigned in = (unsigned)((uintptr_t)at & 7);
+	uint64_t *word = (uint64_t *)((uintptr_t)at - in);
+	uint64_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
+	memcpy((uint8_t *)&value + in, bytes, n);
+	__atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
+/* One NOP of the padding's length, so that the n bytes `skip` bytes on fit in one aligned
+ * 8-byte word (store_in_word): the padding runs on every execution, and the CPU decodes
+ * one instruction faster than several. */
+static void emit_pad_to_word(struct emitter *e, unsigned skip, unsigned n)
+{
+	static const uint8_t nops[4][4] = {
+	    {0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}, {0x0f, 0x1f, 0x40, 0x00}};
+	unsigned at = (unsigned)(((uintptr_t)e->cur + skip) & 7);
+	if (at + n > 8)
+		emit_bytes(e, nops[8 - at - 1], 8 - at);
+}
+
 void patch_rel32(uint8_t *field, const uint8_t *target)
 {
 	int32_t rel = (int32_t)(target - (field + 4));
-	unsigned at = (unsigned)((uintptr_t)field & 7);
-	if (at > 4) { /* across two words: only in code that no thread runs yet */
+	if (((uintptr_t)field & 7) > 4) { /* across two words: only in code no thread runs yet */
 		memcpy(field, &rel, 4);
 		return;
 	}
-	/* One aligned 8-byte store, atomic for a thread running the branch meanwhile; the
-	 * word's other bytes do not change (links are made under the runtime's lock). */
-	uint64_t *word = (uint64_t *)((uintptr_t)field - at);
-	uint64_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
-	memcpy((uint8_t *)&value + at, &rel, 4);
-	__atomic_store_n(word, value, __ATOMIC_RELAXED);
+	store_in_word(field, &rel, 4);
 }
 
 /* The 5-byte NOP of a fall-through site, and the jump that can take its place. */
@@ -98,11 +116,7 @@ static const uint8_t nop5[FALL_THROUGH_SITE_LENGTH] = {0x0f, 0x1f, 0x44, 0x00,
 
 uint8_t *emit_fall_through_site(struct emitter *e)
 {
-	static const uint8_t nops[4][4] = {
-	    {0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}, {0x0f, 0x1f, 0x40, 0x00}};
-	unsigned at = (unsigned)((uintptr_t)e->cur & 7);
-	if (at > 3)
-		emit_bytes(e, nops[8 - at - 1], 8 - at);
+	emit_pad_to_word(e, 0, FALL_THROUGH_SITE_LENGTH);
 	uint8_t *site = e->cur;
 	emit_bytes(e, nop5, sizeof nop5);
 	return site;
@@ -118,12 +132,7 @@ void patch_fall_through(uint8_t *site, const uint8_t *jump_to)
 	} else {
 		memcpy(insn, nop5, sizeof nop5);
 	}
-	/* Inside one aligned word (emit_fall_through_site): one store, as in patch_rel32. */
-	unsigned at = (unsigned)((uintptr_t)site & 7);
-	uint64_t *word = (uint64_t *)((uintptr_t)site - at);
-	uint64_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
-	memcpy((uint8_t *)&value + at, insn, sizeof insn);
-	__atomic_store_n(word, value, __ATOMIC_RELAXED);
+	store_in_word(site, insn, sizeof insn);
 }
 
 /* The opcode, then a zero rel32 field: its address. */
@@ -140,14 +149,8 @@ static uint8_t *emit_rel32_branch(struct emitter *e, const uint8_t *opcode, unsi
 {
 	/* The rel32 field is re-pointed while other threads may execute the branch: keep it
 	 * inside one aligned 8-byte word, which patch_rel32 stores at once (3 positions in 8
-	 * need padding, against 3 in 4 for a 4-byte aligned field). One NOP of the padding's
-	 * length: the padding runs on every execution, and the CPU decodes one instruction
-	 * faster than three. */
-	static const uint8_t nops[3][3] = {{0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}};
-	unsigned at = (unsigned)(((uintptr_t)e->cur + n) & 7);
-	unsigned pad = at > 4 ? 8 - at : 0;
-	if (pad)
-		emit_bytes(e, nops[pad - 1], pad);
+	 * need padding, against 3 in 4 for a 4-byte aligned field). */
+	emit_pad_to_word(e, n, 4);
 	uint8_t *field = emit_branch_field(e, opcode, n);
 	if (!e->overflow)
 		patch_rel32(field, target);
