@@ -8,6 +8,7 @@
 #include "block.h"
 #include "config.h"
 #include "fragment.h"
+#include "instruction_count.h"
 #include "instrument.h"
 #include "int80.h"
 #include "messages.h"
@@ -172,6 +173,11 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 	struct jit_exit exit = *rec;
 	uint64_t generation = fragment_generation();
 	uint64_t next = exit.target;
+	/* A chained block's end inside its count group: the rest of the group, counted, has
+	 * not run (count_groups.h). */
+	uint32_t group_rest = exit.falls_through ? exit.block_remaining : 0;
+	if (group_rest)
+		icount_uncount(t, group_rest, 0);
 
 	if (t->safe_point_pending && between_blocks(exit.kind)) {
 		/* A block boundary: the thread is between blocks (before the syscall of a
@@ -257,6 +263,7 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 			patch_fall_through(exit.branch_field, NULL);
 			rec->linked = true;
 		}
+		icount_recount(t, group_rest);
 		t->jump_target = (uint64_t)exit.branch_field + FALL_THROUGH_SITE_LENGTH;
 		return;
 	}

@@ -59,6 +59,8 @@ struct insn_map {
 	 * them at the block's start; INSN_COUNT_UNKNOWN for a REP string instruction (counted
 	 * by its iterations as they go). */
 	uint8_t counted_from;
+	/* Of those, the ones in blocks after this one's, in its count group (count_groups.h). */
+	uint8_t group_rest;
 };
 #define INSN_COUNT_UNKNOWN 0xff
 

@@ -146,6 +146,23 @@ void icount_block(struct jit_block *b)
 		jit_insert_block_counter(b, icount_slot + next_stripe(ICOUNT_SLOTS), plain);
 }
 
+int icount_stripe_counter(const struct jit_block *b)
+{
+	if (icount_slot < 0 || countdown)
+		return -1;
+	for (size_t i = 0; i < b->counter_count; i++)
+		if (b->counters[i].slot >= icount_slot &&
+		    b->counters[i].slot < icount_slot + ICOUNT_SLOTS)
+			return (int)i;
+	return -1;
+}
+
+void icount_recount(struct jit_thread *t, uint32_t n)
+{
+	if (icount_slot >= 0 && !countdown)
+		t->client_slots[icount_slot] += n;
+}
+
 uint32_t icount_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots)
 {
 	if (icount_slot < 0)

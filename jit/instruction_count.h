@@ -16,4 +16,13 @@ void icount_block(struct jit_block *b);
  * itself a budget, is not among them any more). */
 uint32_t icount_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots);
 
+/* The index in b->counters of the striped count's counter (whose slots are
+ * interchangeable: the count is their sum), or -1: no count, or the countdown (a budget
+ * that every block checks). */
+int icount_stripe_counter(const struct jit_block *b);
+
+/* Gives back n instructions that icount_uncount took out (a thread resuming inside the
+ * count group it left: count_groups.h). Striped count only. */
+void icount_recount(struct jit_thread *t, uint32_t n);
+
 #endif

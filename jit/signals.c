@@ -12,6 +12,7 @@
 #include "config.h"
 #include "dispatcher.h"
 #include "fragment.h"
+#include "instruction_count.h"
 #include "instrument.h"
 #include "messages.h"
 #include "rt_alloc.h"
@@ -36,6 +37,12 @@ struct kernel_sigaction {
 /* Room for nested faults (first-touch pages touched while a fault is handled). */
 enum { NSIG_KERNEL = 65, ALT_STACK_SIZE = 256 * 1024 };
 
+/* What a fault's block counted ahead of the faulting instruction (fault_state). */
+struct fault_count {
+	uint8_t counted_from;
+	uint8_t group_rest;
+};
+
 struct pending_signals {
 	uint64_t set;  /* bit sig-1 */
 	uint64_t mask; /* the app's signal mask (the real one never blocks the fault signals) */
@@ -45,11 +52,11 @@ struct pending_signals {
 	bool after_suspend;
 	uint64_t suspend_mask;
 	/* A fault taken to the dispatcher (clients filter signals): at fault_pc, where the
-	 * block counted fault_counted_from instructions that did not run. */
+	 * block counted fault_count.counted_from instructions that did not run. */
 	int fault_sig;
 	siginfo_t fault_info;
 	uint64_t fault_pc;
-	uint8_t fault_counted_from;
+	struct fault_count fault_count;
 };
 
 /* With a client that filters signals (a debugger stops at them), a fault of the app's is
@@ -255,16 +262,27 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 
 /* The thread's state at a fault in app code, at the faulting instruction: false where it
  * is not known (a REP string instruction is counted by iterations as they go: where it
- * stopped is unknown). *counted_from: the instructions its block counted at its start from
- * this one on, which have not run. */
+ * stopped is unknown). fc: the instructions its block counted at its start from this one
+ * on, which have not run, and the count group's part of them. */
 static bool fault_state(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc,
-			uint8_t *counted_from)
+			struct fault_count *fc)
 {
 	const struct fragment *f = fragment_at_cache_pc(cache_pc);
 	const struct insn_map *m = f ? fragment_insn_at(f, cache_pc) : NULL;
 	if (!m || m->counted_from == INSN_COUNT_UNKNOWN || !app_state_at(t, uc, cache_pc))
 		return false;
-	*counted_from = m->counted_from;
+	*fc = (struct fault_count){m->counted_from, m->group_rest};
+	return true;
+}
+
+/* The app's handler runs with the faulting block counted whole (as the replay has it),
+ * not the rest of its count group. */
+static bool call_fault_handler(struct jit_thread *t, int sig, siginfo_t *info,
+			       const struct fault_count *fc)
+{
+	if (!call_handler(t, sig, info))
+		return false;
+	icount_uncount(t, fc->group_rest, 0);
 	return true;
 }
 
@@ -273,10 +291,10 @@ static bool fault_state(struct jit_thread *t, const ucontext_t *uc, uint64_t cac
 static enum jit_death_place fault_place(struct jit_thread *t, const ucontext_t *uc,
 					uint64_t cache_pc)
 {
-	uint8_t counted_from;
-	if (!fault_state(t, uc, cache_pc, &counted_from))
+	struct fault_count fc;
+	if (!fault_state(t, uc, cache_pc, &fc))
 		return JIT_DEATH_ELSEWHERE;
-	instrument_uncount(t, t->app_pc, counted_from, 0);
+	instrument_uncount(t, t->app_pc, fc.counted_from, 0);
 	return JIT_DEATH_AT_INSN;
 }
 
@@ -299,7 +317,7 @@ static enum jit_death_place interrupted_place(struct jit_thread *t, const uconte
 static bool defer_fault(struct jit_thread *t, int sig, siginfo_t *info, ucontext_t *uc)
 {
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-	if (!fault_stub || !t->signals || !fault_state(t, uc, pc, &t->signals->fault_counted_from))
+	if (!fault_stub || !t->signals || !fault_state(t, uc, pc, &t->signals->fault_count))
 		return false;
 	t->signals->fault_sig = sig;
 	t->signals->fault_info = *info;
@@ -328,11 +346,11 @@ void signals_take_fault(struct jit_thread *t)
 	/* A handler runs with the faulting block counted whole, as without clients; a death is
 	 * at the instruction's count. */
 	if (app_has_handler(t, sig) && !(current_mask(t) & bit(sig))) {
-		if (call_handler(t, sig, info))
+		if (call_fault_handler(t, sig, info, &t->signals->fault_count))
 			return;
 		sig = SIGSEGV;
 	}
-	die_at_fault(t, sig, t->signals->fault_counted_from);
+	die_at_fault(t, sig, t->signals->fault_count.counted_from);
 }
 
 /* A fault in app code that the app handles: leave the kernel's handler into the runtime's
@@ -340,14 +358,14 @@ void signals_take_fault(struct jit_thread *t)
 static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, ucontext_t *uc)
 {
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-	uint8_t counted_from = INSN_COUNT_UNKNOWN;
-	if (!fault_state(t, uc, pc, &counted_from) && !app_state_at(t, uc, pc))
+	struct fault_count fc = {INSN_COUNT_UNKNOWN, 0};
+	if (!fault_state(t, uc, pc, &fc) && !app_state_at(t, uc, pc))
 		jit_fatal("signal %d in code the runtime cannot map back to the app (0x%lx)", sig,
 			  pc);
 	if (sig == SIGILL || sig == SIGFPE) /* the kernel gave the address in the cache */
 		info->si_addr = (void *)t->app_pc;
-	if (!call_handler(t, sig, info))
-		die_at_fault(t, SIGSEGV, counted_from);
+	if (!call_fault_handler(t, sig, info, &fc))
+		die_at_fault(t, SIGSEGV, fc.counted_from);
 	/* The kernel restores the real mask from our frame when this handler returns. */
 	uint64_t real = current_mask(t) & ~fault_bits();
 	memcpy(&uc->uc_sigmask, &real, sizeof real);

@@ -9,6 +9,7 @@
 #include "code_cache.h"
 #include "code_pages.h"
 #include "config.h"
+#include "count_groups.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
 #include "messages.h"
@@ -28,7 +29,14 @@ enum {
 	MAX_CONSTANTS = 2,
 	MAX_COPIES = 2,
 	/* Basic blocks a fragment may chain through their fall-through paths. */
-	MAX_CHAIN = 16,
+	MAX_CHAIN = COUNT_GROUP_MAX_BLOCKS,
+	/* A block's code for its count group: the count taken back on its branch out, or
+	 * added at an entry into it (count_groups.h). */
+	CACHE_PER_GROUP_BLOCK = 2 * 64,
+	/* How far ahead a conditional branch jumps for its fall-through to share the count
+	 * (may_share_count): 64 and 256 measured the same, 0 (every forward branch) and 1024
+	 * worse on the python loop. */
+	FAR_BRANCH = 128,
 	/* The last block's exits in both copies, and two for each block before it (its
 	 * branch taken, and its end: emit_chained_block_end). */
 	MAX_FRAGMENT_EXITS = MAX_COPIES * MAX_EXITS + 2 * (MAX_CHAIN - 1),
@@ -44,7 +52,10 @@ static struct block_insn chain_insns[BLOCK_MAX_INSNS];
 static struct jit_block chain[MAX_CHAIN];
 static size_t chain_length;
 static struct jit_block block;
+static struct count_groups groups;
 static uint8_t fetch_buf[FETCH_MAX + 16];
+static uint64_t fetch_pc;
+static size_t fetch_length;
 
 /* Branches of the block body that go to exit stubs, emitted after the body; `link_to`
  * is the known fragment it is linked to at once, if any. */
@@ -60,6 +71,16 @@ struct pending_constant {
 	uint8_t *field; /* rel32 of the instruction that reads it */
 };
 
+/* A branch out of the middle of a count group, whose taken path goes through code that
+ * takes the rest of the group back out of the count before it goes on to the target. */
+struct pending_uncount {
+	uint8_t *field; /* the branch's rel32 */
+	uint64_t target;
+	int slot;
+	uint32_t rest;
+	bool flags_live; /* at the target */
+};
+
 /* A check's callout, placed after the block's code so that the check's usual outcome
  * falls through: the js to patch, and whether the flags are to be restored there. */
 struct pending_check {
@@ -72,11 +93,16 @@ struct translation {
 	struct emitter e;
 	const struct fragment *fragment;
 	uint64_t app_pc;
-	/* the block being emitted falls through into the next one of the chain */
+	/* the block being emitted (chain[block_index]) falls through into the next one */
 	bool falls_into_next;
-	/* where each block of the chain after the first starts, and its indirect entry */
+	size_t block_index;
+	/* where each block of the chain after the first starts, its indirect entry, and where
+	 * a branch from elsewhere enters it (its code, or what adds its group's count first) */
 	uint8_t *block_code[MAX_CHAIN];
 	uint8_t *block_entry[MAX_CHAIN];
+	uint8_t *block_direct_entry[MAX_CHAIN];
+	struct pending_uncount uncounts[MAX_CHAIN];
+	int uncount_count;
 	struct pending_exit exits[MAX_FRAGMENT_EXITS];
 	int exit_count;
 	/* the budgets and the trace room */
@@ -88,6 +114,18 @@ struct translation {
 	int insn_count;
 	bool failed;
 };
+
+static uint32_t slot_offset(int slot)
+{
+	return TB_CLIENT_SLOTS + 8u * (uint32_t)slot;
+}
+
+/* Points the rel32 branch at `field` to `to` (once the code fits). */
+static void patch_branch(const struct translation *t, uint8_t *field, const uint8_t *to)
+{
+	if (!t->e.overflow)
+		patch_rel32(field, to);
+}
 
 /* Whether the CPU has transactional memory (RTM): xbegin raises #UD without it. */
 static bool cpu_has_rtm;
@@ -531,7 +569,7 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	if (flags_live)
 		emit_save_flags(e);
 	emit_bytes(e, sub_gs, sizeof sub_gs);
-	emit_u32(e, TB_CLIENT_SLOTS + 8u * (uint32_t)c->slot);
+	emit_u32(e, slot_offset(c->slot));
 	emit_u32(e, amount);
 	uint8_t *fire = emit_jcc_rel32_local(e, 0x8 /* s */);
 	if (flags_live)
@@ -548,8 +586,7 @@ static void emit_pending_checks(struct translation *t)
 {
 	for (int i = 0; i < t->check_count; i++) {
 		const struct pending_check *pc = &t->checks[i];
-		if (!t->e.overflow)
-			patch_rel32(pc->field, t->e.cur);
+		patch_branch(t, pc->field, t->e.cur);
 		if (pc->restore_flags)
 			emit_restore_flags(&t->e);
 		emit_exit_stub(&t->e, pc->rec);
@@ -579,7 +616,7 @@ void translate_thread_added(void)
  * (as ~rcx + 1, so that no flag changes); `down` counts the other way (budgets). */
 static void emit_rep_counter(struct emitter *e, int slot, bool after, bool down)
 {
-	uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)slot;
+	uint32_t off = slot_offset(slot);
 	static const uint8_t add_rcx[] = {0x48, 0x8d, 0x04, 0x08}; /* lea (%rax,%rcx),%rax */
 	static const uint8_t not_rcx[] = {0x48, 0xf7, 0xd1};	   /* not %rcx */
 	static const uint8_t add_neg_rcx[] = {0x48, 0x8d, 0x44, 0x08, 0x01}; /* lea 1(%rax,%rcx) */
@@ -667,6 +704,30 @@ static bool is_relative_branch(const struct block_insn *bi)
 	return target->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && target->imm.is_relative;
 }
 
+/* Whether the status flags may be read at app pc `target` before they are all written,
+ * looking at a few instructions there when they were fetched with the chain (else yes). */
+static bool flags_live_at(uint64_t target)
+{
+	enum { LOOK_AHEAD = 4 };
+	struct block_insn insns[LOOK_AHEAD];
+	struct jit_block ahead = {.start_pc = target, .insns = insns};
+	size_t off = target - fetch_pc;
+	while (ahead.length < LOOK_AHEAD && target >= fetch_pc && off < fetch_length) {
+		struct block_insn *bi = &insns[ahead.length];
+		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(
+			&decoder, &bi->context, fetch_buf + off, fetch_length - off, &bi->insn)))
+			break;
+		bi->pc = fetch_pc + off;
+		bi->bytes = fetch_buf + off;
+		bi->ops_decoded = false;
+		ahead.length++;
+		off += bi->insn.length;
+		if (translate_ends_block(bi))
+			break;
+	}
+	return block_flags_live_from(&ahead, 0);
+}
+
 /* Emits one instruction; returns true when it ended the block's control flow. */
 static bool emit_insn(struct translation *t, const struct block_insn *bi)
 {
@@ -705,7 +766,13 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	}
 	if (is_jcc(m)) {
 		uint8_t *taken = emit_jcc_rel32(&t->e, bi->insn.opcode & 0xf, t->e.cur);
-		route_branch(t, taken, branch_target(bi));
+		uint32_t rest = t->falls_into_next ? groups.rest_after[t->block_index] : 0;
+		if (rest)
+			t->uncounts[t->uncount_count++] = (struct pending_uncount){
+			    taken, branch_target(bi), groups.slot[t->block_index], rest,
+			    flags_live_at(branch_target(bi))};
+		else
+			route_branch(t, taken, branch_target(bi));
 		if (!t->falls_into_next)
 			emit_direct_jump(t, next);
 		return true;
@@ -749,6 +816,8 @@ static bool is_chain_target(const uint64_t *targets, size_t n, uint64_t pc)
 static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 {
 	size_t avail = fetch_code(pc);
+	fetch_pc = pc;
+	fetch_length = avail;
 	size_t off = 0, n = 0;
 	chain_length = 1;
 	struct jit_block *b = chain_block_at(0, pc, chain_insns);
@@ -827,7 +896,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	bool keep_flags =
 	    (block.counter_count || block.budget_count) && block_flags_live_from(&block, 0);
 	for (size_t i = 0; i < block.counter_count; i++) {
-		uint32_t off = TB_CLIENT_SLOTS + 8u * (uint32_t)block.counters[i].slot;
+		uint32_t off = slot_offset(block.counters[i].slot);
 		if (keep_flags)
 			emit_add_gs_keep_flags(&t->e, off, block.counters[i].amount);
 		else
@@ -835,7 +904,8 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	}
 	if (block.table_counter.table_slot >= 0)
 		emit_table_counter(&t->e, &block.table_counter);
-	uint32_t counted = 0; /* counted instructions from i to the end of the block */
+	/* counted instructions from i to the end of the block's count group */
+	uint32_t counted = groups.rest_after[t->block_index];
 	for (size_t i = 0; i < block.length; i++)
 		counted += instrument_counted(&block, i);
 	traced = traced && block.trace.buffer_slot >= 0;
@@ -876,6 +946,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 				  !is_relative_branch(bi)),
 		    .counted_from =
 			instrument_counted(&block, i) ? (uint8_t)(counted + 1) : INSN_COUNT_UNKNOWN,
+		    .group_rest = (uint8_t)groups.rest_after[t->block_index],
 		};
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
@@ -905,8 +976,7 @@ static void emit_basic_block(struct translation *t)
 	    skippable ? emit_trace_skip_switch(&t->e, &block.trace, flags_live) : NULL;
 	emit_copy_of_block(t, true);
 	if (skippable) {
-		if (!t->e.overflow)
-			patch_rel32(to_skip_copy, t->e.cur);
+		patch_branch(t, to_skip_copy, t->e.cur);
 		emit_trace_skip_entry(&t->e, flags_live);
 		emit_copy_of_block(t, false);
 	}
@@ -925,8 +995,40 @@ static void emit_chained_block_end(struct translation *t, uint64_t next_pc)
 	}
 	rec->falls_through = true;
 	rec->owner = t->fragment;
+	rec->block_remaining = groups.rest_after[t->block_index];
 	uint8_t *site = emit_fall_through_site(&t->e);
 	t->exits[t->exit_count++] = (struct pending_exit){rec, site, NULL};
+}
+
+/* The taken paths of the branches out of the middle of count groups. */
+static void emit_group_uncounts(struct translation *t)
+{
+	for (int i = 0; i < t->uncount_count; i++) {
+		const struct pending_uncount *u = &t->uncounts[i];
+		patch_branch(t, u->field, t->e.cur);
+		if (u->flags_live)
+			emit_add_gs_keep_flags(&t->e, slot_offset(u->slot), -u->rest);
+		else
+			emit_add_gs(&t->e, slot_offset(u->slot), -u->rest);
+		emit_direct_jump(t, u->target);
+	}
+}
+
+/* Where chain block k is entered from elsewhere: directly (first adding what its count
+ * group counts from it on, when its group began before it), and through its indirect
+ * entry, which goes the same way. */
+static void emit_chain_entry(struct translation *t, size_t k)
+{
+	t->block_direct_entry[k] = t->block_code[k];
+	if (groups.inside[k]) {
+		t->block_direct_entry[k] = t->e.cur;
+		emit_add_gs_keep_flags(&t->e, slot_offset(groups.slot[k]),
+				       groups.own[k] + groups.rest_after[k]);
+		patch_branch(t, emit_jmp_rel32_local(&t->e), t->block_code[k]);
+	}
+	t->block_entry[k] = t->e.cur;
+	emit_indirect_entry(&t->e, chain[k].start_pc);
+	patch_branch(t, emit_jmp_rel32_local(&t->e), t->block_direct_entry[k]);
 }
 
 /* The chain's blocks one after the other, each falling through into the next, then the
@@ -935,19 +1037,16 @@ static bool emit_fragment(struct translation *t)
 {
 	for (size_t k = 0; k < chain_length; k++) {
 		block = chain[k];
+		t->block_index = k;
 		t->block_code[k] = t->e.cur;
 		t->falls_into_next = k + 1 < chain_length;
 		emit_basic_block(t);
 		if (t->falls_into_next)
 			emit_chained_block_end(t, chain[k + 1].start_pc);
 	}
-	for (size_t k = 1; k < chain_length; k++) {
-		t->block_entry[k] = t->e.cur;
-		emit_indirect_entry(&t->e, chain[k].start_pc);
-		uint8_t *to_code = emit_jmp_rel32_local(&t->e);
-		if (!t->e.overflow)
-			patch_rel32(to_code, t->block_code[k]);
-	}
+	emit_group_uncounts(t);
+	for (size_t k = 1; k < chain_length; k++)
+		emit_chain_entry(t, k);
 	emit_pending_checks(t);
 	for (int i = 0; i < t->exit_count; i++) {
 		uint8_t *stub = t->e.cur;
@@ -971,8 +1070,7 @@ static bool emit_fragment(struct translation *t)
 	for (int i = 0; i < t->constant_count; i++) {
 		uint8_t *at = t->e.cur;
 		emit_u64(&t->e, t->constants[i].value);
-		if (!t->e.overflow)
-			patch_rel32(t->constants[i].field, at);
+		patch_branch(t, t->constants[i].field, at);
 	}
 	return !t->failed && !t->e.overflow;
 }
@@ -983,7 +1081,8 @@ static size_t chain_room(void)
 	for (size_t k = 0; k < chain_length; k++) {
 		const struct jit_block *b = &chain[k];
 		room += (has_skip_copy(b) ? 2 : 1) *
-			(CACHE_PER_BLOCK + CACHE_PER_INSN * (b->length + 1));
+			    (CACHE_PER_BLOCK + CACHE_PER_INSN * (b->length + 1)) +
+			CACHE_PER_GROUP_BLOCK;
 		for (size_t i = 0; i < b->length; i++)
 			room += trace_stores_room(&b->insns[i]);
 	}
@@ -1006,7 +1105,7 @@ static void enter_chain_blocks(const struct translation *t, const struct fragmen
 		    .app_pc = pc,
 		    .app_end = f->app_end,
 		    .indirect_entry = t->block_entry[k],
-		    .cache_pc = t->block_code[k],
+		    .cache_pc = t->block_direct_entry[k],
 		    .inside = f,
 		};
 		if (!fragment_insert(entry))
@@ -1072,8 +1171,23 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	return f;
 }
 
+/* Whether chain block k (k > 0) may share the count of the block before it: it follows
+ * that block through no branch, or through a branch not taken that jumps far ahead.
+ * Compilers lay out the unlikely side of a branch (error paths, rare cases) out of line,
+ * away from the code that falls through; a branch over a few instructions nearby (an `if`
+ * without `else`) is taken about as often as not, and taking a branch out of a group costs
+ * more than the count the group saves (docs/performance.md). */
+static bool may_share_count(size_t k)
+{
+	const struct jit_block *before = &chain[k - 1];
+	const struct block_insn *last = &before->insns[before->length - 1];
+	if (!translate_ends_block(last))
+		return true;
+	return is_jcc(last->insn.mnemonic) && branch_target(last) > last->pc + FAR_BRANCH;
+}
+
 /* Hands the chain's blocks to the clients in order; a block with two copies ends the chain
- * (its copies would have to meet again for the next block). */
+ * (its copies would have to meet again for the next block). Then forms the count groups. */
 static void instrument_chain(void)
 {
 	for (size_t k = 0; k < chain_length; k++) {
@@ -1081,6 +1195,10 @@ static void instrument_chain(void)
 		if (has_skip_copy(&chain[k]))
 			chain_length = k + 1;
 	}
+	bool may_join[MAX_CHAIN] = {false};
+	for (size_t k = 1; k < chain_length; k++)
+		may_join[k] = may_share_count(k);
+	count_groups_form(chain, chain_length, may_join, &groups);
 }
 
 static struct fragment *translate(uint64_t app_pc, bool registered)
