@@ -5,10 +5,14 @@
  * The loop runs for ecx = 300 down to 1: odd values go out of line from the group's first
  * block (esi += 7), values 2 mod 4 from its second (esi += 11, the flags live where it
  * lands); all come back to `third` (esi += 5). */
+/* LOOPS (a multiple of 4) makes a longer run of the same: 8 * LOOPS + 8 instructions. */
+#ifndef LOOPS
+#define LOOPS 300
+#endif
 	.text
 	.globl _start, loop, third, odd, two
 _start:
-	mov $300, %ecx		/* 1 */
+	mov $LOOPS, %ecx	/* 1 */
 	xor %esi, %esi		/* 1 */
 	jmp loop		/* 1: so that the loop's head starts a fragment of its own */
 loop:	test $1, %cl		/* 300 */
@@ -19,7 +23,7 @@ loop:	test $1, %cl		/* 300 */
 third:	add $5, %esi		/* 300 */
 	dec %ecx		/* 300 */
 	jnz loop		/* 300 */
-	cmp $3825, %esi		/* 1: 150 * (7 + 5) + 150 * 3 + 75 * (11 + 5) + 75 * 5 */
+	cmp $LOOPS * 51 / 4, %esi /* 1: 150 * (7 + 5) + 150 * 3 + 75 * (11 + 5) + 75 * 5 */
 	setne %dil		/* 1 */
 	movzbl %dil, %edi	/* 1 */
 	mov $60, %eax		/* 1 */
