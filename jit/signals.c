@@ -425,6 +425,13 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	}
 	if (jit_config.check_native_exec && sig == SIGSEGV && addr == pc)
 		jit_fatal("app code ran natively, outside the code cache, at 0x%lx", pc);
+	/* The offset in the executable makes the pc mean something across runs (ASLR). */
+	extern const char __executable_start[], etext[];
+	uint64_t start = (uint64_t)__executable_start;
+	if (pc >= start && pc < (uint64_t)etext)
+		jit_fatal("internal fault: signal %d at pc 0x%lx (the executable's text at 0x%lx) "
+			  "(address 0x%lx)",
+			  sig, pc, pc - start, addr);
 	jit_fatal("internal fault: signal %d at pc 0x%lx (address 0x%lx)", sig, pc, addr);
 }
 
