@@ -53,6 +53,11 @@ void record_push(struct record *r)
 		__atomic_sub_fetch(&pushers_wait, 1, __ATOMIC_SEQ_CST);
 	}
 	size_t queued = __atomic_add_fetch(&queued_bytes, r->size, __ATOMIC_ACQ_REL);
+	/* Read before r is queued: from then on the writer may write it out and free it (a
+	 * large record's mapping gone, a fault in the app's thread, seen once in a few
+	 * hundred recordings of tests/apps/main_thread_exits). */
+	bool urgent = r->kind == REC_BEGIN || r->kind == REC_FINISH || r->kind == REC_ABORT ||
+		      queued >= WAKE_BYTES;
 	r->next = NULL;
 	rt_mutex_lock(&lock);
 	if (tail)
@@ -61,8 +66,6 @@ void record_push(struct record *r)
 		head = r;
 	tail = r;
 	rt_mutex_unlock(&lock);
-	bool urgent = r->kind == REC_BEGIN || r->kind == REC_FINISH || r->kind == REC_ABORT ||
-		      queued >= WAKE_BYTES;
 	__atomic_add_fetch(&queued_seq, 1, __ATOMIC_SEQ_CST);
 	if (urgent && __atomic_load_n(&writer_sleeps, __ATOMIC_SEQ_CST))
 		rt_futex_wake(&queued_seq, 1);
