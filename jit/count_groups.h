@@ -1,8 +1,9 @@
 /* Count groups: consecutive blocks of a chain (translate.c) whose instructions the
  * built-in count adds once, where the group's first block starts, rather than once per
  * block. A block joins the group of the block before it when it is reached by falling
- * through a forward conditional branch (which mostly falls through: the likely path is
- * laid out straight, the unlikely one jumps ahead) or by no branch at all.
+ * through a conditional branch that jumps far ahead (which mostly falls through: the
+ * likely path is laid out straight, the unlikely one out of line; translate.c's
+ * may_share_count) or by no branch at all.
  *
  * The count stays exact wherever it is read. Inside a group a thread has been counted for
  * the rest of the group: callouts, faults and safe points take that back as they take back
@@ -35,8 +36,8 @@ struct count_groups {
 };
 
 /* Forms the groups of the n instrumented blocks of a chain and moves the count of each
- * block inside a group to the group's first block. may_join[k]: block k follows block k-1
- * through a forward conditional branch's fall-through or through no branch. */
+ * block inside a group to the group's first block. may_join[k]: block k may share the
+ * count of block k-1 (the caller's choice). */
 void count_groups_form(struct jit_block *chain, size_t n, const bool *may_join,
 		       struct count_groups *g);
 

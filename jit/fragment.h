@@ -66,7 +66,7 @@ struct insn_map {
 
 struct fragment {
 	uint64_t app_pc;
-	uint64_t app_end;	 /* one past the last app byte translated */
+	uint64_t app_end;	 /* one past the last app byte translated or looked at */
 	uint8_t *indirect_entry; /* where indirect branches enter: checks the target first */
 	uint8_t *cache_pc;	 /* where direct branches enter */
 	uint32_t cache_size;	 /* from indirect_entry to the end of the exit stubs */

@@ -103,6 +103,9 @@ struct translation {
 	uint8_t *block_direct_entry[MAX_CHAIN];
 	struct pending_uncount uncounts[MAX_CHAIN];
 	int uncount_count;
+	/* one past the app bytes the code was made from, beyond the blocks' own: those that
+	 * flags_dead_at looked at (0: none) */
+	uint64_t looked_at_end;
 	struct pending_exit exits[MAX_FRAGMENT_EXITS];
 	int exit_count;
 	/* the budgets and the trace room */
@@ -704,9 +707,11 @@ static bool is_relative_branch(const struct block_insn *bi)
 	return target->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && target->imm.is_relative;
 }
 
-/* Whether the status flags may be read at app pc `target` before they are all written,
- * looking at a few instructions there when they were fetched with the chain (else yes). */
-static bool flags_live_at(uint64_t target)
+/* Whether the status flags are all written at app pc `target` before any is read, from a
+ * few instructions there when they were fetched with the chain (else no). The code made on
+ * that answer depends on those bytes: they become part of the fragment's app range, so
+ * that writing, unmapping or remapping them retires it as for its own code. */
+static bool flags_dead_at(struct translation *t, uint64_t target)
 {
 	enum { LOOK_AHEAD = 4 };
 	struct block_insn insns[LOOK_AHEAD];
@@ -725,7 +730,11 @@ static bool flags_live_at(uint64_t target)
 		if (translate_ends_block(bi))
 			break;
 	}
-	return block_flags_live_from(&ahead, 0);
+	if (block_flags_live_from(&ahead, 0))
+		return false;
+	if (fetch_pc + off > t->looked_at_end)
+		t->looked_at_end = fetch_pc + off;
+	return true;
 }
 
 /* Emits one instruction; returns true when it ended the block's control flow. */
@@ -766,13 +775,14 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	}
 	if (is_jcc(m)) {
 		uint8_t *taken = emit_jcc_rel32(&t->e, bi->insn.opcode & 0xf, t->e.cur);
+		uint64_t target = branch_target(bi);
 		uint32_t rest = t->falls_into_next ? groups.rest_after[t->block_index] : 0;
 		if (rest)
-			t->uncounts[t->uncount_count++] = (struct pending_uncount){
-			    taken, branch_target(bi), groups.slot[t->block_index], rest,
-			    flags_live_at(branch_target(bi))};
+			t->uncounts[t->uncount_count++] =
+			    (struct pending_uncount){taken, target, groups.slot[t->block_index],
+						     rest, !flags_dead_at(t, target)};
 		else
-			route_branch(t, taken, branch_target(bi));
+			route_branch(t, taken, target);
 		if (!t->falls_into_next)
 			emit_direct_jump(t, next);
 		return true;
@@ -1140,12 +1150,15 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	struct insn_map *insns = fragment_meta_alloc(sizeof *insns * (ninsns + 1));
 	if (!exits || !insns)
 		return NULL;
+	uint64_t app_end = last ? last->pc + last->insn.length : app_pc + 1;
+	if (t.looked_at_end > app_end)
+		app_end = t.looked_at_end;
 	for (int i = 0; i < t.exit_count; i++)
 		exits[i] = t.exits[i].rec;
 	memcpy(insns, t.insns, sizeof *insns * ninsns);
 	*f = (struct fragment){
 	    .app_pc = app_pc,
-	    .app_end = last ? last->pc + last->insn.length : app_pc + 1,
+	    .app_end = app_end,
 	    .indirect_entry = code,
 	    .cache_pc = body,
 	    .cache_size = (uint32_t)(t.e.cur - code),
