@@ -73,6 +73,14 @@ int jit_app_brk_adopt(uint64_t start, uint64_t current, uint64_t mapped_end)
 	return 0;
 }
 
+static void flush_if_translated(uint64_t addr, uint64_t len)
+{
+	translate_forget_readable_range(addr, len);
+	code_pages_forget(addr, addr + len);
+	if (fragment_range_translated(addr, addr + len))
+		jit_flush_cache();
+}
+
 /* Maps [from, to) inside the reservation with `prot`, fresh zeroed pages. */
 static bool remap_brk(uint64_t from, uint64_t to, long prot)
 {
@@ -93,20 +101,13 @@ long app_brk(uint64_t addr)
 		app_map_add(brk_start, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, 0,
 			    "[heap]");
 	} else if (want < brk_mapped_end) {
+		flush_if_translated(want, brk_mapped_end - want);
 		remap_brk(want, brk_mapped_end, PROT_NONE);
 		app_map_remove(want, brk_mapped_end);
 	}
 	brk_mapped_end = want;
 	brk_cur = addr;
 	return (long)brk_cur;
-}
-
-static void flush_if_translated(uint64_t addr, uint64_t len)
-{
-	translate_forget_readable_pages();
-	code_pages_forget(addr, addr + len);
-	if (fragment_range_translated(addr, addr + len))
-		jit_flush_cache();
 }
 
 /* Records a new mapping; tells the clients when it is an executable file (a library). */

@@ -142,12 +142,22 @@ void translate_init(void)
 
 /* Pages known to be readable, so that fetching code is a plain copy. A page is probed
  * once (process_vm_readv fails cleanly where a load would fault); the app's munmap,
- * mprotect and friends clear the set. Direct-mapped on the page number (+1; 0 = empty). */
+ * mprotect and friends clear the pages they name (a new mapping makes none unreadable).
+ * Direct-mapped on the page number (+1; 0 = empty). */
 static uint64_t readable_pages[READABLE_SLOTS];
 
-void translate_forget_readable_pages(void)
+void translate_forget_readable_range(uint64_t addr, uint64_t len)
 {
-	memset(readable_pages, 0, sizeof readable_pages);
+	uint64_t first = addr / PAGE, end = (addr + len + PAGE - 1) / PAGE;
+	if (len >= READABLE_SLOTS * (uint64_t)PAGE || end <= first) {
+		memset(readable_pages, 0, sizeof readable_pages);
+		return;
+	}
+	for (uint64_t page = first; page < end; page++) {
+		uint64_t *slot = &readable_pages[page & (READABLE_SLOTS - 1)];
+		if (*slot == page + 1)
+			*slot = 0;
+	}
 }
 
 static bool page_readable(uint64_t page)

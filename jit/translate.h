@@ -31,8 +31,9 @@ bool translate_ends_block(const struct block_insn *bi);
  * two, blocks with memory marks are retranslated so that their marks are atomic. */
 void translate_thread_added(void);
 
-/* The app changed its memory map: forget which pages were found readable. */
-void translate_forget_readable_pages(void);
+/* The app changed its memory map at [addr, addr + len): forget which of those pages were
+ * found readable (all of them when the range wraps or is huge). */
+void translate_forget_readable_range(uint64_t addr, uint64_t len);
 
 /* An exit stub for rec in memory of its own (not the code cache, which a reset reuses):
  * jumping there enters the dispatcher with rec. NULL when out of memory. */
