@@ -56,10 +56,13 @@ static uint64_t mix(uint64_t key)
 	return key * 0x9e3779b97f4a7c15ull;
 }
 
+/* Populated: lookups read a slot before an insertion writes it, and a page read first is
+ * the shared zero page, whose replacement at the write flushes the TLB of every CPU the
+ * process runs on (an interrupt to each: the writer thread's, when recording). */
 static struct table_slot *table_new(unsigned bits)
 {
 	long r = rt_mmap(NULL, sizeof(struct table_slot) << bits, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	return rt_is_error(r) ? NULL : (struct table_slot *)r;
 }
 
