@@ -1,8 +1,9 @@
 /* A thread-safe allocator backed by mmap, for code that runs on app threads (where
  * glibc's malloc, with its per-thread arenas in TLS, must not be called).
  *
- * Every block is 16-byte aligned. Small blocks come from per-size-class free lists under
- * a futex lock per class; large blocks are mappings of their own and are unmapped on free.
+ * Every block is 16-byte aligned. Blocks of up to 16 KiB come from per-size-class free
+ * lists under a futex lock per class (freed ones are kept for reuse); larger blocks are
+ * mappings of their own and are unmapped on free.
  * Returns NULL when the kernel refuses memory; never aborts. */
 #ifndef RT_ALLOC_H
 #define RT_ALLOC_H

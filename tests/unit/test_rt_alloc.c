@@ -35,6 +35,17 @@ START_TEST(freed_small_blocks_are_reused)
 }
 END_TEST
 
+/* A recorded page's record (4 KiB of data and a header) is reused, not mapped anew. */
+START_TEST(freed_page_sized_blocks_are_reused)
+{
+	void *a = rt_alloc(4096 + 256);
+	rt_free(a);
+	void *b = rt_alloc(4096 + 256);
+	ck_assert_ptr_eq(a, b);
+	rt_free(b);
+}
+END_TEST
+
 START_TEST(calloc_zeroes_and_checks_overflow)
 {
 	unsigned char *p = rt_alloc(64);
@@ -114,6 +125,7 @@ Suite *rt_alloc_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, blocks_are_aligned_usable_and_distinct);
 	tcase_add_test(tc, freed_small_blocks_are_reused);
+	tcase_add_test(tc, freed_page_sized_blocks_are_reused);
 	tcase_add_test(tc, calloc_zeroes_and_checks_overflow);
 	tcase_add_test(tc, realloc_keeps_contents);
 	tcase_add_test(tc, concurrent_threads_never_share_a_block);
