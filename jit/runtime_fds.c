@@ -41,6 +41,26 @@ static struct limit real_for(const struct limit *a)
 	return r;
 }
 
+/* Makes the kernel's descriptor table reach the window's top now. Grown later, while
+ * another thread shares the table (the pinball writer's), the kernel waits for an RCU
+ * grace period: 10-30 ms in a VM, longer than a short program's whole run. The table
+ * never shrinks. */
+static void grow_table(void)
+{
+	long source = -1;
+	for (long fd = 0; fd <= 2 && source < 0; fd++)
+		if (rt_syscall2(SYS_fcntl, fd, F_GETFD) >= 0)
+			source = fd;
+	bool opened = source < 0;
+	if (opened)
+		source = rt_syscall3(SYS_open, (long)"/", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	long top = rt_syscall3(SYS_fcntl, source, F_DUPFD_CLOEXEC, base + WINDOW - 1);
+	if (top >= 0)
+		rt_close((int)top);
+	if (opened && source >= 0)
+		rt_close((int)source);
+}
+
 static void setup(void)
 {
 	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
@@ -50,10 +70,16 @@ static void setup(void)
 	struct limit above = {app.cur + WINDOW, app.max};
 	if (app.cur <= LOW_CAP && above.cur <= app.max && set_limit(&above) == 0) {
 		base = (long)app.cur;
-		return;
+	} else {
+		uint64_t top = app.cur < LOW_CAP + WINDOW ? app.cur : LOW_CAP + WINDOW;
+		base = top > 2 * WINDOW ? (long)(top - WINDOW) : (long)(top / 2);
 	}
-	uint64_t top = app.cur < LOW_CAP + WINDOW ? app.cur : LOW_CAP + WINDOW;
-	base = top > 2 * WINDOW ? (long)(top - WINDOW) : (long)(top / 2);
+	grow_table();
+}
+
+void runtime_fds_prepare(void)
+{
+	setup();
 }
 
 static uint64_t bit_of(long fd)

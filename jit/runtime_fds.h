@@ -8,6 +8,10 @@
 
 #include <stdbool.h>
 
+/* Chooses the window and grows the descriptor table to hold it: before the process has a
+ * second thread (the first jit_runtime_fd does it otherwise). */
+void runtime_fds_prepare(void);
+
 /* Whether fd is one of the runtime's (any thread, lock-free). */
 bool runtime_fds_owns(long fd);
 

@@ -3,8 +3,11 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "runtime_fds.h"
+
 int jit_helper_thread_start(void *(*fn)(void *arg), void *arg)
 {
+	runtime_fds_prepare();
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
