@@ -25,6 +25,9 @@ struct writer_state {
 	char start[128];   /* what started the region */
 	char written[640]; /* what the user is told of a finished pinball */
 	uint32_t threads;  /* that took part: each has an end state */
+	/* FINISH records among those popped and not yet written: the app waits for the
+	 * pinball, so what is left of its pages is packed at the faster level */
+	uint32_t finishes_due;
 };
 
 static void fail(struct writer_state *s, const char *msg)
@@ -83,7 +86,10 @@ static void write_record(struct writer_state *s, const struct record *r)
 		record_queue_report_done("", "");
 		return;
 	}
+	if (s->finishes_due && s->w)
+		pinball_writer_hurry(s->w);
 	if (r->kind == REC_FINISH) {
+		s->finishes_due--;
 		if (s->w)
 			pinball_writer_set_ignored_events(s->w, r->u.finish.ignored_events);
 		if (s->w && !s->error[0] && pinball_writer_finish(s->w, &r->u.finish.cause))
@@ -149,6 +155,8 @@ static void *writer_main(void *arg)
 	static struct writer_state state;
 	for (;;) {
 		struct record *r = record_pop_all();
+		for (const struct record *at = r; at; at = at->next)
+			state.finishes_due += at->kind == REC_FINISH;
 		while (r && !record_queue_abort_requested()) {
 			struct record *next = r->next;
 			write_record(&state, r);

@@ -30,9 +30,11 @@
 #define CHUNK_TARGET_PAGES (256u << 10)
 /* How a part's chunks are compressed (the header's u32 at 56). */
 enum part_codec { PART_CODEC_LZ4 = 0, PART_CODEC_ZSTD = 1 };
-/* zstd level of the pages part (code and data, written by a helper thread); the other
- * parts use level 1. */
+/* zstd level of the pages part (code and data, written by a helper thread) while the app
+ * runs, and once the app waits for the pinball (pinball_writer_hurry); the other parts
+ * use level 1. */
 #define PAGES_ZSTD_LEVEL 7
+#define PAGES_ZSTD_LEVEL_HURRIED 3
 #define CHUNK_TARGET_SMALL (64u << 10)
 
 static inline void put_le16(uint8_t *p, uint16_t v)

@@ -255,6 +255,10 @@ int pinball_writer_add_zero_pages(struct pinball_writer *w, uint64_t addr, uint3
 int pinball_writer_add_event(struct pinball_writer *w, uint32_t tid, const struct pinball_event *e);
 int pinball_writer_add_slice(struct pinball_writer *w, const struct pinball_slice *s);
 int pinball_writer_add_end(struct pinball_writer *w, const struct pinball_thread *t);
+/* Someone waits for the pinball (its region ended): the pages compressed from now on are
+ * packed at a faster level (level 3 against 7: about 4% larger, in well under half the
+ * time). The format does not change. */
+void pinball_writer_hurry(struct pinball_writer *w);
 /* The controller events the logger ignored during the region (P.meta, format 1.3). */
 void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count);
 /* Flushes, syncs and renames every part into place; P.meta (with `stop`) comes last. */

@@ -92,7 +92,8 @@ struct pinball_writer *pinball_writer_create(const char *basename, const struct 
 	 * fifth smaller than LZ4HC (a hello-world's libc pages, python's heap); the rest
 	 * (mostly what syscalls read) is written while the app runs: zstd's fastest level,
 	 * about a quarter smaller than LZ4's fast mode on text, at a similar speed. The
-	 * writer thread bears both. */
+	 * writer thread bears both, beside the app; what is left when the app waits for the
+	 * pinball is packed faster (pinball_writer_hurry). */
 	const struct part_compression pages_how = {PART_CODEC_ZSTD, PAGES_ZSTD_LEVEL};
 	struct {
 		struct part_writer *pw;
@@ -442,6 +443,11 @@ void pinball_writer_free(struct pinball_writer *w)
 	arena_destroy(&w->arena);
 	free(w->base);
 	free(w);
+}
+
+void pinball_writer_hurry(struct pinball_writer *w)
+{
+	w->pages.how.level = PAGES_ZSTD_LEVEL_HURRIED;
 }
 
 void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "page_pattern.h"
 #include "pinball.h"
 #include "pinball_tests.h"
 #include "synth.h"
@@ -81,6 +82,41 @@ START_TEST(zero_pages_are_stored_compactly)
 	ck_assert_uint_eq(p.addr, 0x10000000);
 	ck_assert_int_eq(pinball_next_page(c, &p), 0);
 	pinball_cursor_close(c);
+	pinball_reader_close(r);
+}
+END_TEST
+
+/* Pages written before and after pinball_writer_hurry (two compression levels, chunks on
+ * both sides) read back as written. */
+START_TEST(hurried_pages_round_trip)
+{
+	enum { PAGES = 200, HURRY_AT = 100 };
+	char err[PINBALL_ERR_MAX];
+	struct pinball_header h = small_header();
+	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	static uint8_t page[4096];
+	for (uint64_t i = 0; i < PAGES; i++) {
+		if (i == HURRY_AT)
+			pinball_writer_hurry(w);
+		page_pattern(page, sizeof page, i);
+		ck_assert_int_eq(pinball_writer_add_page(w, 0x10000000 + i * 8192, 3, page), 0);
+	}
+	ck_assert_int_eq(pinball_writer_finish(w, NULL), 0);
+	pinball_writer_free(w);
+	struct pinball_reader *r = pinball_reader_open(test_base, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	struct pinball_cursor *c = pinball_cursor_open(r, "pages", err);
+	struct pinball_page p;
+	for (uint64_t i = 0; i < PAGES; i++) {
+		ck_assert_int_eq(pinball_next_page(c, &p), 1);
+		ck_assert_uint_eq(p.addr, 0x10000000 + i * 8192);
+		page_pattern(page, sizeof page, i);
+		ck_assert(p.data && memcmp(p.data, page, sizeof page) == 0);
+	}
+	ck_assert_int_eq(pinball_next_page(c, &p), 0);
+	pinball_cursor_close(c);
+	ck_assert_uint_gt(pinball_reader_part(r, 2)->chunks, 2);
 	pinball_reader_close(r);
 }
 END_TEST
@@ -169,6 +205,7 @@ Suite *pinball_roundtrip_suite(void)
 	tcase_add_test(tc, synthetic_pinball_round_trips);
 	tcase_add_test(tc, empty_pinball_round_trips);
 	tcase_add_test(tc, zero_pages_are_stored_compactly);
+	tcase_add_test(tc, hurried_pages_round_trip);
 	tcase_add_test(tc, unfinished_writer_leaves_nothing);
 	tcase_add_test(tc, killed_writer_leaves_no_complete_looking_pinball);
 	tcase_add_test(tc, rewriting_a_pinball_replaces_it);
