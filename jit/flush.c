@@ -36,6 +36,11 @@ void jit_reset_cache(void)
 	 * or wait in a callout to resume inside one: they must be out of the cache first, and
 	 * come back through fresh translations (fragment_reclaim counts as a retirement). */
 	world_stop(NULL);
+	jit_reset_cache_alone();
+}
+
+void jit_reset_cache_alone(void)
+{
 	fragment_reclaim();
 	code_cache_reset();
 	clear_lookup_tables();

@@ -4,7 +4,9 @@
  * from a callout while the thread is in the middle of a fragment; the old code is kept.
  * jit_reset_cache: everything is freed and the cache memory reused, once every other thread
  * is out of the cache (the world is stopped: the caller holds the runtime lock, between
- * blocks); a thread that waited in a callout comes back through a fresh translation. */
+ * blocks); a thread that waited in a callout comes back through a fresh translation.
+ * jit_reset_cache_alone: the same, by the process's only thread, in the runtime and out of
+ * any callout: nothing to stop, nor to unlink first. */
 #ifndef JIT_FLUSH_H
 #define JIT_FLUSH_H
 
@@ -16,5 +18,6 @@ void jit_flush_cache(void);
  * as jit_flush_cache. */
 void jit_flush_pcs(const uint64_t *pcs, size_t n);
 void jit_reset_cache(void);
+void jit_reset_cache_alone(void);
 
 #endif

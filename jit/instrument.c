@@ -450,6 +450,14 @@ void jit_request_retranslation(void)
 	jit_flush_cache();
 }
 
+void jit_request_retranslation_in_forked_child(const struct jit_thread *t)
+{
+	if (threads_live() == 1 && !t->vfork_child && t->syscall_in_progress >= 0)
+		jit_reset_cache_alone();
+	else
+		jit_flush_cache();
+}
+
 void jit_request_retranslation_at(const uint64_t *pcs, size_t n)
 {
 	jit_flush_pcs(pcs, n);

@@ -359,6 +359,11 @@ void jit_thread_set_sigmask(struct jit_thread *t, uint64_t mask);
 
 /* Retranslate everything from the next block on (instrumentation changed). */
 void jit_request_retranslation(void);
+/* The same from a syscall_post hook of a fork, in the child: with the child's only thread
+ * in the runtime, the translations are dropped and the code cache reused rather than
+ * unlinked in place, which in a child copies every page of code it shares with its parent
+ * (5-9 ms for a bash). Otherwise (a vfork child, threads left) jit_request_retranslation. */
+void jit_request_retranslation_in_forked_child(const struct jit_thread *t);
 /* Retranslate only the blocks holding one of the app pcs (sorted ascending): cheaper when
  * the client knows where its instrumentation changed. */
 void jit_request_retranslation_at(const uint64_t *pcs, size_t n);

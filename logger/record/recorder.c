@@ -263,7 +263,7 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 		if (recording())
 			written_forked_in_region(rec.region);
 		if (rec.state != OUT)
-			jit_request_retranslation();
+			jit_request_retranslation_in_forked_child(t);
 		rec.disabled = true;
 		rec.state = OUT;
 		rec.region = 0; /* its images after an exec are pinballs of another process */
