@@ -34,6 +34,9 @@ struct kernel_sigaction {
 #define SS_AUTODISARM_FLAG (1u << 31)
 /* The kernel's own floor (glibc's MINSIGSTKSZ is a sysconf call). */
 #define LEGACY_MINSIGSTKSZ 2048u
+/* The executable's text, from the linker's default script. */
+extern const char __executable_start[], etext[];
+
 /* Room for nested faults (first-touch pages touched while a fault is handled). */
 enum { NSIG_KERNEL = 65, ALT_STACK_SIZE = 256 * 1024 };
 
@@ -426,7 +429,6 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	if (jit_config.check_native_exec && sig == SIGSEGV && addr == pc)
 		jit_fatal("app code ran natively, outside the code cache, at 0x%lx", pc);
 	/* The offset in the executable makes the pc mean something across runs (ASLR). */
-	extern const char __executable_start[], etext[];
 	uint64_t start = (uint64_t)__executable_start;
 	if (pc >= start && pc < (uint64_t)etext)
 		jit_fatal("internal fault: signal %d at pc 0x%lx (the executable's text at 0x%lx) "
