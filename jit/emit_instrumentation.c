@@ -1,5 +1,6 @@
 #include "emit_instrumentation.h"
 
+#include <cpuid.h>
 #include <string.h>
 
 #include "thread_block.h"
@@ -153,6 +154,37 @@ static bool names_gpr(const ZydisDecodedOperand *op, ZydisRegister reg64)
 	       ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op->mem.index) == reg64;
 }
 
+/* lea of the operand's address plus disp into `dest` (a register number), as the app's
+ * registers give it. False when no lea can express it. */
+static bool encode_lea(const ZydisDecodedOperand *op, int64_t disp, int dest, uint8_t *lea,
+		       ZyanUSize *len)
+{
+	static const ZydisRegister gpr64[16] = {
+	    ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
+	    ZYDIS_REGISTER_RSP, ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
+	    ZYDIS_REGISTER_R8,	ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11,
+	    ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+	ZydisEncoderRequest req;
+	memset(&req, 0, sizeof req);
+	req.machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
+	req.mnemonic = ZYDIS_MNEMONIC_LEA;
+	req.operand_count = 2;
+	req.operands[0].type = ZYDIS_OPERAND_TYPE_REGISTER;
+	req.operands[0].reg.value = gpr64[dest];
+	req.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
+	req.operands[1].mem.base = op->mem.base;
+	req.operands[1].mem.index = op->mem.index;
+	req.operands[1].mem.scale = op->mem.index == ZYDIS_REGISTER_NONE ? 0 : op->mem.scale;
+	req.operands[1].mem.displacement = disp;
+	req.operands[1].mem.size = 8;
+	return ZYAN_SUCCESS(ZydisEncoderEncodeInstruction(&req, lea, len));
+}
+
+static uint64_t rip_relative_address(const struct block_insn *bi, int64_t disp)
+{
+	return bi->pc + bi->insn.length + (uint64_t)disp;
+}
+
 /* %rcx = the operand's address plus `extra`, from the app's registers (%rax and %rcx are
  * brought back from their scratch slots first when the address is made of them; %rax is
  * clobbered or not). False when no lea can compute it: nothing is emitted then. */
@@ -170,25 +202,12 @@ static bool emit_address(struct emitter *e, const struct block_insn *bi,
 		return true;
 	}
 	if (op->mem.base == ZYDIS_REGISTER_RIP) {
-		emit_movabs(e, JIT_GPR_RCX, bi->pc + bi->insn.length + (uint64_t)disp);
+		emit_movabs(e, JIT_GPR_RCX, rip_relative_address(bi, disp));
 		return true;
 	}
-	ZydisEncoderRequest req;
-	memset(&req, 0, sizeof req);
-	req.machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
-	req.mnemonic = ZYDIS_MNEMONIC_LEA;
-	req.operand_count = 2;
-	req.operands[0].type = ZYDIS_OPERAND_TYPE_REGISTER;
-	req.operands[0].reg.value = ZYDIS_REGISTER_RCX;
-	req.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
-	req.operands[1].mem.base = op->mem.base;
-	req.operands[1].mem.index = op->mem.index;
-	req.operands[1].mem.scale = op->mem.index == ZYDIS_REGISTER_NONE ? 0 : op->mem.scale;
-	req.operands[1].mem.displacement = disp;
-	req.operands[1].mem.size = 8;
 	uint8_t lea[ZYDIS_MAX_INSTRUCTION_LENGTH];
 	ZyanUSize len = sizeof lea;
-	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, lea, &len)))
+	if (!encode_lea(op, disp, JIT_GPR_RCX, lea, &len))
 		return false;
 	/* Only the app registers the address is made of (the others may hold our values). */
 	if (names_gpr(op, ZYDIS_REGISTER_RAX))
@@ -205,40 +224,34 @@ static bool emit_address(struct emitter *e, const struct block_insn *bi,
 	return true;
 }
 
-/* Marks the line of the address in %rcx in the bitmap at the slot: bit 2*line when read,
- * bit 2*line+1 when written; with a locked bts when `atomic`. */
-static void emit_mark(struct emitter *e, int slot, bool read, bool write, bool atomic)
+/* Marks the line of the address in %rcx in the map at the slot: byte 2*line when read,
+ * byte 2*line+1 when written. */
+static void emit_mark(struct emitter *e, int slot, bool read, bool write)
 {
 	static const uint8_t line_times_two[] = {
 	    0x48, 0xc1, 0xe1, 0x11, /* shl $17,%rcx: drop bits 47..63 */
 	    0x48, 0xc1, 0xe9, 0x16, /* shr $22,%rcx: the line, times two */
 	    0x48, 0x83, 0xe1, 0xfe, /* and $-2,%rcx */
 	};
-	static const uint8_t plus_one[] = {0x48, 0x83, 0xc9, 0x01}; /* or $1,%rcx */
-	static const uint8_t set_bit[] = {0x48, 0x0f, 0xab, 0x08};  /* bts %rcx,(%rax) */
+	static const uint8_t mark_read[] = {0xc6, 0x04, 0x08, 0x01}; /* movb $1,(%rax,%rcx) */
+	static const uint8_t mark_write[] = {0xc6, 0x44, 0x08, 0x01, 0x01}; /* movb $1,1(...) */
 	emit_bytes(e, line_times_two, sizeof line_times_two);
 	emit_load_gs(e, JIT_GPR_RAX, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
-	if (read) {
-		if (atomic)
-			emit_u8(e, 0xf0); /* lock */
-		emit_bytes(e, set_bit, sizeof set_bit);
-	}
-	if (write) {
-		emit_bytes(e, plus_one, sizeof plus_one);
-		if (atomic)
-			emit_u8(e, 0xf0);
-		emit_bytes(e, set_bit, sizeof set_bit);
-	}
+	if (read)
+		emit_bytes(e, mark_read, sizeof mark_read);
+	if (write)
+		emit_bytes(e, mark_write, sizeof mark_write);
 }
 
-void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live,
-		       bool atomic)
+/* Calls mark(e, op, offset, read, write, arg) for each access to mark: every line of each
+ * memory operand from its first byte to its last, one call per 64 bytes and one at the
+ * last byte (an unaligned access may cross into one more line); a read and a write of one
+ * operand from one address. */
+static void for_each_mark(const struct block_insn *bi,
+			  void (*mark)(const ZydisDecodedOperand *op, int64_t offset, bool read,
+				       bool write, void *arg),
+			  void *arg)
 {
-	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
-	if (flags_live)
-		emit_save_flags(e);
-	else
-		emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
 		const ZydisDecodedOperand *op = &block_insn_ops(bi)[i];
 		if (!marked_operand(op))
@@ -246,24 +259,207 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 		int64_t bytes = op->size ? op->size / 8 : 1;
 		bool read = op->actions & ZYDIS_OPERAND_ACTION_MASK_READ;
 		bool write = op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE;
-		if (!read && !write)
-			continue;
-		/* Every line from the first byte to the last: one mark per 64 bytes, and one
-		 * at the last byte (an unaligned access may cross into one more line); a read
-		 * and a write of one operand from one address. */
 		for (int64_t at = 0;; at += 64) {
 			int64_t offset = at < bytes - 1 ? at : bytes - 1;
-			if (emit_address(e, bi, op, offset))
-				emit_mark(e, slot, read, write, atomic);
+			mark(op, offset, read, write, arg);
 			if (offset == bytes - 1)
 				break;
 		}
 	}
+}
+
+struct marking {
+	struct emitter *e;
+	const struct block_insn *bi;
+	int slot;
+	const struct held_marks *held;
+};
+
+static void emit_one_mark(const ZydisDecodedOperand *op, int64_t offset, bool read, bool write,
+			  void *arg)
+{
+	struct marking *m = arg;
+	if (emit_address(m->e, m->bi, op, offset))
+		emit_mark(m->e, m->slot, read, write);
+}
+
+void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live)
+{
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	if (flags_live)
+		emit_save_flags(e);
+	else
+		emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	struct marking m = {e, bi, slot, NULL};
+	for_each_mark(bi, emit_one_mark, &m);
 	if (flags_live)
 		emit_restore_flags(e);
 	else
 		emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+}
+
+static bool has_bmi2(void)
+{
+	unsigned eax, ebx, ecx, edx;
+	return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 8));
+}
+
+static int gpr_id(ZydisRegister r)
+{
+	return ZydisRegisterGetId(ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
+}
+
+static uint16_t gpr_bit(ZydisRegister r)
+{
+	int id = r == ZYDIS_REGISTER_NONE ? -1 : gpr_id(r);
+	return id >= 0 && id < 16 ? (uint16_t)(1u << id) : 0;
+}
+
+bool held_marks_choose(const struct jit_block *b, struct held_marks *h)
+{
+	/* %rax and %rcx are the inserted code's scratch registers, %rsp the stack. */
+	static const int candidates[] = {JIT_GPR_R11, JIT_GPR_R10, JIT_GPR_R9,	JIT_GPR_R8,
+					 JIT_GPR_R15, JIT_GPR_R14, JIT_GPR_R13, JIT_GPR_R12,
+					 JIT_GPR_RBX, JIT_GPR_RBP, JIT_GPR_RSI, JIT_GPR_RDI,
+					 JIT_GPR_RDX};
+	static int bmi2 = -1;
+	if (bmi2 < 0)
+		bmi2 = has_bmi2();
+	if (!bmi2)
+		return false;
+	uint16_t used = 0;
+	for (size_t i = 0; i < b->length; i++) {
+		const struct block_insn *bi = &b->insns[i];
+		const ZydisDecodedOperand *ops = block_insn_ops(bi);
+		for (unsigned k = 0; k < bi->insn.operand_count; k++) {
+			if (ops[k].type == ZYDIS_OPERAND_TYPE_REGISTER)
+				used |= gpr_bit(ops[k].reg.value);
+			else if (ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY)
+				used |= gpr_bit(ops[k].mem.base) | gpr_bit(ops[k].mem.index);
+		}
+	}
+	int chosen[TB_HELD_REG_COUNT], n = 0;
+	for (unsigned i = 0; i < sizeof candidates / sizeof candidates[0] && n < TB_HELD_REG_COUNT;
+	     i++)
+		if (!(used & (1u << candidates[i])))
+			chosen[n++] = candidates[i];
+	if (n < TB_HELD_REG_COUNT)
+		return false;
+	*h = (struct held_marks){
+	    .regs = (uint16_t)((1u << chosen[0]) | (1u << chosen[1]) | (1u << chosen[2])),
+	    .line = (int8_t)chosen[0],
+	    .shift = (int8_t)chosen[1],
+	    .base = (int8_t)chosen[2],
+	};
+	return true;
+}
+
+/* The slots of TB_HELD_REGS in register order, as held_marks.regs lists them. */
+static void for_each_held(struct emitter *e, const struct held_marks *h,
+			  void (*move)(struct emitter *e, int reg, uint32_t tb_offset))
+{
+	uint32_t slot = TB_HELD_REGS;
+	for (int r = 0; r < 16; r++)
+		if (h->regs & (1u << r)) {
+			move(e, r, slot);
+			slot += 8;
+		}
+}
+
+void emit_held_marks_begin(struct emitter *e, const struct held_marks *h, int slot)
+{
+	for_each_held(e, h, emit_store_gs);
+	/* mov $23,%shift (32-bit: zero-extended) */
+	if (h->shift >= 8)
+		emit_u8(e, 0x41);
+	emit_u8(e, (uint8_t)(0xb8 + (h->shift & 7)));
+	emit_u32(e, 64 - 41);
+	emit_load_gs(e, h->base, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
+}
+
+void emit_held_marks_end(struct emitter *e, const struct held_marks *h)
+{
+	for_each_held(e, h, emit_load_gs);
+}
+
+/* A three-byte VEX prefix (map 0F38 or 0F3A, W1, 64-bit operands), opcode and register
+ * ModRM: reg and rm registers, vvvv the third (0 when unused: stored inverted, as 1111), pp
+ * the implied prefix. */
+static void emit_vex_w1(struct emitter *e, uint8_t map, uint8_t pp, int vvvv, uint8_t opcode,
+			int reg, int rm)
+{
+	emit_u8(e, 0xc4);
+	emit_u8(e, (uint8_t)((!(reg & 8) << 7) | (1 << 6) | (!(rm & 8) << 5) | map));
+	emit_u8(e, (uint8_t)(0x80 | ((~vvvv & 15) << 3) | pp));
+	emit_u8(e, opcode);
+	emit_u8(e, (uint8_t)(0xc0 | ((reg & 7) << 3) | (rm & 7)));
+}
+
+/* line = address bits 6..46, from the address in it, with no flag touched: rotated right
+ * by 6 (rorx), then shifted left and right by 23 (shlx, shrx: bits 47..63 and the rotated
+ * low bits drop out). */
+static void emit_held_line(struct emitter *e, const struct held_marks *h)
+{
+	enum { MAP_0F38 = 2, MAP_0F3A = 3, PP_66 = 1, PP_F2 = 3 };
+	emit_vex_w1(e, MAP_0F3A, PP_F2, 0, 0xf0, h->line, h->line); /* rorx */
+	emit_u8(e, 6);
+	emit_vex_w1(e, MAP_0F38, PP_66, h->shift, 0xf7, h->line, h->line); /* shlx */
+	emit_vex_w1(e, MAP_0F38, PP_F2, h->shift, 0xf7, h->line, h->line); /* shrx */
+}
+
+/* movb $1,kind(%base,%line,2) */
+static void emit_held_store(struct emitter *e, const struct held_marks *h, uint8_t kind)
+{
+	uint8_t rex = (uint8_t)(0x40 | ((h->line & 8) >> 2) | ((h->base & 8) >> 3));
+	if (rex != 0x40)
+		emit_u8(e, rex);
+	const uint8_t store[] = {0xc6, 0x44, (uint8_t)(0x40 | ((h->line & 7) << 3) | (h->base & 7)),
+				 kind, 1};
+	emit_bytes(e, store, sizeof store);
+}
+
+static void emit_held_mark(const ZydisDecodedOperand *op, int64_t offset, bool read, bool write,
+			   void *arg)
+{
+	struct marking *m = arg;
+	int64_t disp = op->mem.disp.value + implicit_displacement(m->bi, op) + offset;
+	if (op->mem.base == ZYDIS_REGISTER_RIP) {
+		emit_movabs(m->e, m->held->line, rip_relative_address(m->bi, disp));
+	} else {
+		uint8_t lea[ZYDIS_MAX_INSTRUCTION_LENGTH];
+		ZyanUSize len = sizeof lea;
+		if (!encode_lea(op, disp, m->held->line, lea, &len))
+			return;
+		emit_bytes(m->e, lea, (unsigned)len);
+	}
+	emit_held_line(m->e, m->held);
+	if (read)
+		emit_held_store(m->e, m->held, 0);
+	if (write)
+		emit_held_store(m->e, m->held, 1);
+}
+
+static void check_held_mark(const ZydisDecodedOperand *op, int64_t offset, bool read, bool write,
+			    void *arg)
+{
+	(void)offset;
+	(void)read;
+	(void)write;
+	if (op->mem.segment == ZYDIS_REGISTER_FS)
+		*(bool *)arg = false;
+}
+
+bool emit_held_memory_marks(struct emitter *e, const struct held_marks *h,
+			    const struct block_insn *bi)
+{
+	bool possible = bi->insn.mnemonic != ZYDIS_MNEMONIC_XLAT;
+	for_each_mark(bi, check_held_mark, &possible);
+	if (!possible)
+		return false;
+	struct marking m = {e, bi, -1, h};
+	for_each_mark(bi, emit_held_mark, &m);
+	return true;
 }
 
 void emit_trace_header(struct emitter *e, const struct block_trace *tr)

@@ -61,6 +61,9 @@ struct insn_map {
 	uint8_t counted_from;
 	/* Of those, the ones in blocks after this one's, in its count group (count_groups.h). */
 	uint8_t group_rest;
+	/* Registers that hold inserted code's values here, the app's being in TB_HELD_REGS,
+	 * lowest register first (emit_instrumentation.h, held marks). */
+	uint16_t held_regs;
 };
 #define INSN_COUNT_UNKNOWN 0xff
 

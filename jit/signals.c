@@ -236,7 +236,8 @@ void signals_force(struct jit_thread *t, const siginfo_t *info)
 }
 
 /* The app state at a fault in the cache: registers from the kernel's context, the app pc
- * of the instruction, %rcx from its slot inside a rewritten instruction. */
+ * of the instruction, %rcx from its slot inside a rewritten instruction, held registers
+ * from theirs. */
 static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc)
 {
 	const struct fragment *f = fragment_at_cache_pc(cache_pc);
@@ -250,6 +251,9 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 		t->gpr[r] = (uint64_t)uc->uc_mcontext.gregs[from_greg[r]];
 	if (m->rewritten)
 		t->gpr[JIT_GPR_RCX] = t->scratch_rcx;
+	for (int r = 0, k = 0; r < 16; r++)
+		if (m->held_regs & (1u << r))
+			t->gpr[r] = t->held_regs[k++];
 	t->rflags = (uint64_t)uc->uc_mcontext.gregs[REG_EFL];
 	t->app_pc = f->app_pc + m->app_off;
 	uint64_t fs = 0;

@@ -141,7 +141,6 @@ static long app_clone_thread(struct jit_thread *t, unsigned long flags, long sta
 	struct jit_thread *c = thread_create();
 	if (!c)
 		return -ENOMEM;
-	translate_thread_added();
 	child_state(c, t, flags, stack, tls);
 	return start_thread(c, flags, parent_tid, child_tid);
 }
@@ -162,7 +161,6 @@ struct jit_thread *jit_start_thread(struct jit_thread *self, const struct jit_re
 		runtime_lock();
 	struct jit_thread *c = thread_create();
 	if (c) {
-		translate_thread_added();
 		jit_thread_set_regs(c, r);
 		jit_thread_set_xsave(c, xsave, xsave_len);
 		c->parent = self;

@@ -32,7 +32,11 @@
 #define TB_IBL_HITS 0x178    /* counted only with -jit:stats */
 #define TB_CLIENT_SLOTS 0x180
 #define TB_CLIENT_SLOT_COUNT 24
-#define TB_PARK 0x240 /* struct thread_park, read by park.S */
+/* The app's values of the registers that memory marks hold across a run of instructions
+ * (held_marks.h), lowest register number first. */
+#define TB_HELD_REGS 0x240
+#define TB_HELD_REG_COUNT 3
+#define TB_PARK 0x258 /* struct thread_park, read by park.S */
 #define PARK_RSP 0x00
 #define PARK_WAIT 0x08
 #define PARK_ARG 0x10
@@ -90,6 +94,7 @@ struct jit_thread {
 	uint64_t scratch_rep;
 	uint64_t ibl_hits;
 	uint64_t client_slots[TB_CLIENT_SLOT_COUNT];
+	uint64_t held_regs[TB_HELD_REG_COUNT];
 	/* Runtime-only fields (not reached from generated code; park.S reads park). */
 	struct thread_park park;
 	uint64_t app_pc; /* app pc the thread will run next, when in the runtime */
@@ -152,6 +157,7 @@ TB_CHECK(scratch_rep, TB_SCRATCH_REP);
 TB_CHECK(scratch_flags, TB_SCRATCH_FLAGS);
 TB_CHECK(ibl_hits, TB_IBL_HITS);
 TB_CHECK(client_slots, TB_CLIENT_SLOTS);
+TB_CHECK(held_regs, TB_HELD_REGS);
 TB_CHECK(park, TB_PARK);
 _Static_assert(offsetof(struct thread_park, rsp) == PARK_RSP, "park rsp");
 _Static_assert(offsetof(struct thread_park, wait) == PARK_WAIT, "park wait");

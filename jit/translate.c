@@ -606,25 +606,6 @@ static void emit_pending_checks(struct translation *t)
 	}
 }
 
-/* Whether some block's memory marks are plain (for one thread alone): translate_thread_added
- * retranslates them with locked ones. */
-static bool plain_marks;
-
-static void emit_marks(struct translation *t, const struct block_insn *bi, bool flags_live)
-{
-	bool atomic = threads_count() > 1;
-	plain_marks |= !atomic;
-	emit_memory_marks(&t->e, bi, bi->memory_marks_slot, flags_live, atomic);
-}
-
-void translate_thread_added(void)
-{
-	if (plain_marks && threads_count() > 1) {
-		plain_marks = false;
-		jit_flush_cache();
-	}
-}
-
 /* Iterations of a REP string instruction: add %rcx before it, subtract it after
  * (as ~rcx + 1, so that no flag changes); `down` counts the other way (budgets). */
 static void emit_rep_counter(struct emitter *e, int slot, bool after, bool down)
@@ -909,6 +890,22 @@ static void emit_rep_counters(struct translation *t, const struct block_insn *bi
 		emit_rep_counter(&t->e, block.budgets[i].slot, after, true);
 }
 
+/* Whether held marks may stay held across bi: a plain copy of an instruction that stays
+ * in the block, with nothing inserted that leaves the cache or uses the registers. */
+static bool may_hold_across(const struct block_insn *bi)
+{
+	return !translate_ends_block(bi) && !bi->callout_count && !bi->trace_store_count &&
+	       !bi->suppressed && bi->rep_table_slot < 0 && !jit_insn_is_rep_string(&bi->insn);
+}
+
+static bool has_memory_marks(const struct jit_block *b)
+{
+	for (size_t i = 0; i < b->length; i++)
+		if (b->insns[i].memory_marks_slot >= 0)
+			return true;
+	return false;
+}
+
 /* One copy of the block's code; `traced`: with its trace record (else only the record's
  * room check, a copy for jit_insert_trace_skip). */
 static void emit_copy_of_block(struct translation *t, bool traced)
@@ -940,8 +937,15 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	for (int i = 0; i < block.budget_count; i++)
 		emit_slot_check(t, &block.budgets[i], counted, counted, keep_flags, true, i + 1);
 	bool ended = false;
+	struct held_marks held;
+	bool can_hold = has_memory_marks(&block) && held_marks_choose(&block, &held);
+	bool holding = false;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
+		if (holding && !may_hold_across(bi)) {
+			emit_held_marks_end(&t->e, &held);
+			holding = false;
+		}
 		/* Before the callouts, which may run the instruction in its place (a replay's
 		 * injected results): the record holds the state before it. */
 		if (bi->trace_store_count && traced)
@@ -954,8 +958,15 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 				rec->skip_to = bi->pc + bi->insn.length;
 		}
 		counted -= instrument_counted(&block, i);
-		if (bi->memory_marks_slot >= 0 && memory_marks_wanted(bi))
-			emit_marks(t, bi, block_flags_live_from(&block, i));
+		if (bi->memory_marks_slot >= 0 && memory_marks_wanted(bi)) {
+			if (!holding && can_hold && may_hold_across(bi)) {
+				emit_held_marks_begin(&t->e, &held, bi->memory_marks_slot);
+				holding = true;
+			}
+			if (!holding || !emit_held_memory_marks(&t->e, &held, bi))
+				emit_memory_marks(&t->e, bi, bi->memory_marks_slot,
+						  block_flags_live_from(&block, i));
+		}
 		emit_rep_counters(t, bi, false);
 		t->insns[t->insn_count++] = (struct insn_map){
 		    .cache_off = (uint16_t)(t->e.cur - t->e.start),
@@ -967,6 +978,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 		    .counted_from =
 			instrument_counted(&block, i) ? (uint8_t)(counted + 1) : INSN_COUNT_UNKNOWN,
 		    .group_rest = (uint8_t)groups.rest_after[t->block_index],
+		    .held_regs = holding ? held.regs : 0,
 		};
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
@@ -975,6 +987,8 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 			emit_trace_stores(&t->e, bi, &block.trace, true,
 					  block_flags_live_from(&block, i + 1));
 	}
+	if (holding)
+		emit_held_marks_end(&t->e, &held);
 	if (!ended && !t->falls_into_next) {
 		const struct block_insn *last = &block.insns[block.length - 1];
 		emit_direct_jump(t, last->pc + last->insn.length);

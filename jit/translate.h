@@ -27,10 +27,6 @@ struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns);
 struct block_insn;
 bool translate_ends_block(const struct block_insn *bi);
 
-/* A thread was created (runtime lock held), before it runs: the first time the process has
- * two, blocks with memory marks are retranslated so that their marks are atomic. */
-void translate_thread_added(void);
-
 /* The app changed its memory map at [addr, addr + len): forget which of those pages were
  * found readable (all of them when the range wraps or is huge). */
 void translate_forget_readable_range(uint64_t addr, uint64_t len);

@@ -102,10 +102,11 @@ void jit_insert_table_counter(struct jit_block *b, int table_slot, uint32_t inde
 void jit_insert_rep_table_counter(struct jit_block *b, size_t i, int table_slot, uint32_t index);
 
 /* Before instruction i, marks the 64-byte lines its memory operands read and write in the
- * bitmap the slot points to: bit 2*line for a read, 2*line+1 for a write, line = address
- * bits 6..46 (so the bitmap spans 2^39 bytes). Prefetches, NOPs and cache flushes mark
- * nothing; neither do REP string instructions (their range depends on the iterations: use
- * a callout) nor gathers and scatters. */
+ * map the slot points to: byte 2*line for a read, 2*line+1 for a write, set non-zero,
+ * line = address bits 6..46 (so the map spans 2^42 bytes; threads marking the same line
+ * lose nothing). Prefetches, NOPs and cache flushes mark nothing; neither do REP string
+ * instructions (their range depends on the iterations: use a callout) nor gathers and
+ * scatters. */
 void jit_insert_memory_marks(struct jit_block *b, size_t i, int bitmap_slot);
 
 /* A call from the cache into C, placed before instruction i. The thread leaves the cache

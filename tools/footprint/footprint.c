@@ -10,19 +10,17 @@
 #include "rt_syscall.h"
 
 int footprint_slot = -1;
-uint64_t *footprint_lines;
-static uint64_t *discard; /* marked by threads outside their regions, never read */
+uint8_t *footprint_lines;
+static uint8_t *discard;
 static const char *output;
 
-void footprint_mark(uint64_t *bitmap, uint64_t lo, uint64_t hi, bool write)
+void footprint_mark(uint8_t *map, uint64_t lo, uint64_t hi, bool write)
 {
 	const uint64_t mask = (1ull << FOOTPRINT_ADDRESS_BITS) - 1;
 	if (hi <= lo)
 		return;
-	for (uint64_t line = (lo & mask) >> 6; line <= ((hi - 1) & mask) >> 6; line++) {
-		uint64_t bit = 2 * line + write;
-		__atomic_fetch_or(&bitmap[bit / 64], 1ull << (bit % 64), __ATOMIC_RELAXED);
-	}
+	for (uint64_t line = (lo & mask) >> 6; line <= ((hi - 1) & mask) >> 6; line++)
+		__atomic_store_n(&map[2 * line + write], 1, __ATOMIC_RELAXED);
 }
 
 static void instrument(struct jit_block *b, void *arg)
@@ -37,7 +35,7 @@ static void instrument(struct jit_block *b, void *arg)
 	}
 }
 
-static void point_bitmap(struct jit_thread *t)
+static void point_map(struct jit_thread *t)
 {
 	bool inside = block_counts_inside(jit_thread_id(t));
 	jit_thread_slot_set(t, footprint_slot, (uint64_t)(inside ? footprint_lines : discard));
@@ -47,17 +45,17 @@ static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
 	(void)pc;
 	(void)arg;
-	point_bitmap(t);
+	point_map(t);
 }
 
 void footprint_tool_event(const struct control_event_info *ev)
 {
 	if (!ev->bcast) {
-		point_bitmap(ev->thread);
+		point_map(ev->thread);
 		return;
 	}
 	for (size_t i = 0; i < jit_thread_count(); i++)
-		point_bitmap(jit_thread_at(i));
+		point_map(jit_thread_at(i));
 }
 
 static void report(int status, void *arg)
@@ -74,14 +72,14 @@ static const struct jit_client client = {
     .at_exit = report,
 };
 
-static uint64_t *reserve_bitmap(void)
+static uint8_t *reserve_maps(void)
 {
-	long r = rt_mmap(NULL, FOOTPRINT_BITMAP_BYTES, PROT_READ | PROT_WRITE,
+	long r = rt_mmap(NULL, FOOTPRINT_MAPS_BYTES, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (rt_is_error(r))
 		return NULL;
-	rt_syscall3(SYS_madvise, r, (long)FOOTPRINT_BITMAP_BYTES, MADV_DONTDUMP);
-	return (uint64_t *)r;
+	rt_syscall3(SYS_madvise, r, (long)FOOTPRINT_MAPS_BYTES, MADV_DONTDUMP);
+	return (uint8_t *)r;
 }
 
 int footprint_tool_register(const char *output_path, char *err, size_t errlen)
@@ -94,14 +92,14 @@ int footprint_tool_register(const char *output_path, char *err, size_t errlen)
 		rt_format(err, errlen, "no per-thread counter left for -footprint");
 		return -1;
 	}
-	footprint_lines = reserve_bitmap();
-	discard = reserve_bitmap();
-	if (!footprint_lines || !discard) {
+	footprint_lines = reserve_maps();
+	if (!footprint_lines) {
 		rt_format(err, errlen,
-			  "-footprint: cannot reserve %llu GiB of address space for its bitmaps",
-			  2 * FOOTPRINT_BITMAP_BYTES >> 30);
+			  "-footprint: cannot reserve %llu GiB of address space for its maps",
+			  FOOTPRINT_MAPS_BYTES >> 30);
 		return -1;
 	}
+	discard = footprint_lines + FOOTPRINT_MAP_BYTES;
 	jit_register_client(&client);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* Inside the -footprint tool: the bitmap of lines, shared by its parts. */
+/* Inside the -footprint tool: the map of lines, shared by its parts. */
 #ifndef TOOL_FOOTPRINT_INTERNAL_H
 #define TOOL_FOOTPRINT_INTERNAL_H
 
@@ -7,16 +7,18 @@
 
 #include "instrument.h"
 
-/* Two bits per 64-byte line of the 47-bit address space (read, write), as
+/* Two bytes per 64-byte line of the 47-bit address space (read, write), as
  * jit_insert_memory_marks lays them out. */
 #define FOOTPRINT_ADDRESS_BITS 47
-#define FOOTPRINT_BITMAP_BYTES (1ull << (FOOTPRINT_ADDRESS_BITS - 6 + 1 - 3))
+#define FOOTPRINT_MAP_BYTES (1ull << (FOOTPRINT_ADDRESS_BITS - 6 + 1))
+/* The map, then the discard (marked by threads outside their regions, never read). */
+#define FOOTPRINT_MAPS_BYTES (2 * FOOTPRINT_MAP_BYTES)
 
-extern int footprint_slot; /* holds the bitmap a thread marks: the real one or the discard */
-extern uint64_t *footprint_lines;
+extern int footprint_slot; /* holds the map a thread marks: the real one or the discard */
+extern uint8_t *footprint_lines;
 
-/* Marks the lines of [lo, hi) in the bitmap. */
-void footprint_mark(uint64_t *bitmap, uint64_t lo, uint64_t hi, bool write);
+/* Marks the lines of [lo, hi) in the map. */
+void footprint_mark(uint8_t *map, uint64_t lo, uint64_t hi, bool write);
 
 /* The callout before a REP string instruction: marks the lines its iterations touch.
  * arg: footprint_string_arg of the instruction. */

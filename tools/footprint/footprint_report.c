@@ -1,5 +1,5 @@
-/* Counting what the bitmap and the block counts hold, at exit. The bitmap is sparse in a
- * huge reservation: mincore finds its pages that were ever written, among those of the
+/* Counting what the map and the block counts hold, at exit. The map is sparse in a huge
+ * reservation: mincore finds its pages that were ever written, among those of the
  * addresses ever mapped. */
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -13,46 +13,36 @@
 #include "rt_sort.h"
 #include "rt_syscall.h"
 
-#define EVEN_BITS 0x5555555555555555ull
-
-enum { CHUNK_PAGES = 1 << 18 }; /* bitmap scanned 1 GiB at a time */
-
-/* (__builtin_popcountll calls into libgcc without -mpopcnt) */
-static unsigned popcount(uint64_t x)
-{
-	x = x - ((x >> 1) & EVEN_BITS);
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (unsigned)((x * 0x0101010101010101ull) >> 56);
-}
+enum {
+	CHUNK_PAGES = 1 << 18,	/* map scanned 1 GiB at a time */
+	MAP_PAGE_SHIFT = 17,	/* a map page holds the lines of 128 KiB of addresses */
+	APP_PAGE_BYTES = 2 * 64 /* the map's bytes of an app page: 64 lines, read and write */
+};
 
 struct tally {
 	uint64_t lines[3], pages[3]; /* loads, stores, data (either) */
 };
 
-static void tally_words(struct tally *t, const uint64_t *w, size_t n)
+static void tally_bytes(struct tally *t, const uint8_t *m, size_t n)
 {
-	/* Two words are one app page: 64 lines of (read, write) bits. */
-	for (size_t i = 0; i + 1 < n; i += 2) {
-		uint64_t a = w[i], b = w[i + 1];
-		if (!(a | b))
-			continue;
-		uint64_t reads[2] = {a & EVEN_BITS, b & EVEN_BITS};
-		uint64_t writes[2] = {(a >> 1) & EVEN_BITS, (b >> 1) & EVEN_BITS};
-		uint64_t any[2] = {reads[0] | writes[0], reads[1] | writes[1]};
-		uint64_t *kinds[3] = {reads, writes, any};
+	for (size_t page = 0; page + APP_PAGE_BYTES <= n; page += APP_PAGE_BYTES) {
+		unsigned lines[3] = {0, 0, 0};
+		for (size_t b = page; b < page + APP_PAGE_BYTES; b += 2) {
+			lines[0] += m[b] != 0;
+			lines[1] += m[b + 1] != 0;
+			lines[2] += (m[b] | m[b + 1]) != 0;
+		}
 		for (int k = 0; k < 3; k++) {
-			unsigned lines = popcount(kinds[k][0]) + popcount(kinds[k][1]);
-			t->lines[k] += lines;
-			t->pages[k] += lines != 0;
+			t->lines[k] += lines[k];
+			t->pages[k] += lines[k] != 0;
 		}
 	}
 }
 
-/* Runs of bitmap pages that may hold marks: those of every address range mapped now (all
+/* Runs of map pages that may hold marks: those of every address range mapped now (all
  * of the process's, from /proc/self/maps: the stack as it grew, the runtime's own too) or
  * once (jit_app_map_retired_foreach). Scanning only them spares asking the kernel about
- * the whole reservation (512 GiB: 0.2 s even for /bin/true). */
+ * the whole reservation (4 TiB). */
 struct page_runs {
 	struct page_run {
 		uint64_t first, last;
@@ -74,9 +64,19 @@ static int add_range(uint64_t start, uint64_t end, void *arg)
 		r->v = v;
 		r->cap = cap;
 	}
-	/* A bitmap page holds the bits of 1 MiB of addresses. */
-	r->v[r->n++] = (struct page_run){(start & mask) >> 20, ((end - 1) & mask) >> 20};
+	r->v[r->n++] = (struct page_run){(start & mask) >> MAP_PAGE_SHIFT,
+					 ((end - 1) & mask) >> MAP_PAGE_SHIFT};
 	return 0;
+}
+
+/* add_range less the tool's own maps, which no app instruction reaches (and whose 8 TiB
+ * would take mincore seconds). */
+static int add_app_range(uint64_t start, uint64_t end, struct page_runs *r)
+{
+	uint64_t own = (uint64_t)footprint_lines, own_end = own + FOOTPRINT_MAPS_BYTES;
+	if (start < own && add_range(start, end < own ? end : own, r))
+		return 1;
+	return end > own_end ? add_range(start > own_end ? start : own_end, end, r) : 0;
 }
 
 static bool parse_hex(const char **p, uint64_t *v)
@@ -119,7 +119,7 @@ static bool add_process_maps(struct page_runs *r)
 	for (const char *p = text; *p && ok;) {
 		uint64_t start, end;
 		if (parse_hex(&p, &start) && *p == '-' && (p++, parse_hex(&p, &end)))
-			ok = !add_range(start, end, r);
+			ok = !add_app_range(start, end, r);
 		while (*p && *p++ != '\n')
 			;
 	}
@@ -133,21 +133,21 @@ static int by_first(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* The resident pages of bitmap pages [first, last], through mincore. */
+/* The resident pages of map pages [first, last], through mincore. */
 static void tally_run(struct tally *t, unsigned char *resident, uint64_t first, uint64_t last)
 {
 	for (uint64_t page = first; page <= last; page += CHUNK_PAGES) {
 		uint64_t n = last - page + 1 < CHUNK_PAGES ? last - page + 1 : CHUNK_PAGES;
-		uint8_t *base = (uint8_t *)footprint_lines + page * 4096;
+		uint8_t *base = footprint_lines + page * 4096;
 		if (rt_syscall3(SYS_mincore, (long)base, (long)(n * 4096), (long)resident) < 0)
 			continue;
 		for (size_t p = 0; p < n; p++)
 			if (resident[p] & 1)
-				tally_words(t, (const uint64_t *)(base + p * 4096), 4096 / 8);
+				tally_bytes(t, base + p * 4096, 4096);
 	}
 }
 
-static void tally_bitmap(struct tally *t)
+static void tally_map(struct tally *t)
 {
 	struct page_runs runs = {0};
 	unsigned char *resident = rt_alloc(CHUNK_PAGES);
@@ -205,21 +205,25 @@ static int by_value(const void *a, const void *b)
 
 static bool data_line(uint64_t line)
 {
-	uint64_t bit = 2 * (line & ((1ull << (FOOTPRINT_ADDRESS_BITS - 6)) - 1));
-	return (footprint_lines[bit / 64] >> (bit % 64)) & 3;
+	const uint8_t *m =
+	    footprint_lines + 2 * (line & ((1ull << (FOOTPRINT_ADDRESS_BITS - 6)) - 1));
+	return m[0] | m[1];
 }
 
 static bool data_page(uint64_t page)
 {
-	const uint64_t *w =
-	    &footprint_lines[2 * (page & ((1ull << (FOOTPRINT_ADDRESS_BITS - 12)) - 1))];
-	return w[0] | w[1];
+	const uint8_t *m = footprint_lines +
+			   APP_PAGE_BYTES * (page & ((1ull << (FOOTPRINT_ADDRESS_BITS - 12)) - 1));
+	for (size_t b = 0; b < APP_PAGE_BYTES; b++)
+		if (m[b])
+			return true;
+	return false;
 }
 
 void footprint_report(int fd)
 {
 	struct tally t = {0};
-	tally_bitmap(&t);
+	tally_map(&t);
 	struct code_lines code = {0};
 	for (size_t i = 0; i < jit_thread_count(); i++)
 		block_counts_for_thread(jit_thread_id(jit_thread_at(i)), add_code, &code);

@@ -125,13 +125,13 @@ static uint64_t compared_iterations(const struct string_shape *s, uint64_t n, ui
 	return n;
 }
 
-static void mark_elements(uint64_t *bitmap, uint64_t start, uint64_t n, unsigned size, bool down,
+static void mark_elements(uint8_t *map, uint64_t start, uint64_t n, unsigned size, bool down,
 			  bool write)
 {
 	if (down)
-		footprint_mark(bitmap, start - (n - 1) * size, start + size, write);
+		footprint_mark(map, start - (n - 1) * size, start + size, write);
 	else
-		footprint_mark(bitmap, start, start + n * size, write);
+		footprint_mark(map, start, start + n * size, write);
 }
 
 void footprint_rep_string(const struct jit_callout *c)
@@ -139,7 +139,7 @@ void footprint_rep_string(const struct jit_callout *c)
 	struct string_shape s = unpack(c->arg);
 	if (s.kind == OTHER)
 		return;
-	uint64_t *bitmap = (uint64_t *)jit_thread_slot_get(c->thread, footprint_slot);
+	uint8_t *map = (uint8_t *)jit_thread_slot_get(c->thread, footprint_slot);
 	struct jit_regs r;
 	jit_thread_get_regs(c->thread, &r);
 	uint64_t narrow = s.narrow ? 0xffffffffull : ~0ull;
@@ -152,9 +152,9 @@ void footprint_rep_string(const struct jit_callout *c)
 		n = compared_iterations(&s, n, si, di, r.gpr[JIT_GPR_RAX],
 					down ? -(int64_t)s.size : (int64_t)s.size);
 	if (s.kind == MOVS || s.kind == LODS || s.kind == CMPS || s.kind == OUTS)
-		mark_elements(bitmap, si, n, s.size, down, false);
+		mark_elements(map, si, n, s.size, down, false);
 	if (s.kind == CMPS || s.kind == SCAS)
-		mark_elements(bitmap, di, n, s.size, down, false);
+		mark_elements(map, di, n, s.size, down, false);
 	if (s.kind == MOVS || s.kind == STOS || s.kind == INS)
-		mark_elements(bitmap, di, n, s.size, down, true);
+		mark_elements(map, di, n, s.size, down, true);
 }
