@@ -85,6 +85,18 @@ static void regs_to_sigcontext(const struct jit_thread *t, struct k_sigcontext *
 	};
 }
 
+size_t signal_frame_xsave_bytes(const void *fpstate)
+{
+	enum { LEGACY_BYTES = 512 };
+	struct fpx_sw_bytes sw;
+	memcpy(&sw, (const uint8_t *)fpstate + SW_RESERVED_OFFSET, sizeof sw);
+	size_t whole = threads_xsave_size();
+	size_t held = sw.magic1 == K_FP_XSTATE_MAGIC1 && sw.xstate_size >= LEGACY_BYTES
+			  ? sw.xstate_size
+			  : LEGACY_BYTES;
+	return held < whole ? held : whole;
+}
+
 bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 		       const struct frame_action *act, const stack_t *altstack, uint64_t old_mask)
 {

@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "thread_block.h"
@@ -25,5 +26,11 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 /* rt_sigreturn: restores t's registers, FP state and app_pc from the frame at the app's
  * stack; *mask receives the mask to restore. False on an unreadable frame. */
 bool signal_frame_pop(struct jit_thread *t, uint64_t *mask);
+
+/* The bytes of the xsave image at fpstate in a frame the kernel built: what its software
+ * bytes say it holds. Fewer than the CPU's whole area when a feature is off for the
+ * process (AMX's tiles until it asks for them), and the frame may end right there, at the
+ * end of a signal stack. */
+size_t signal_frame_xsave_bytes(const void *fpstate);
 
 #endif

@@ -263,7 +263,8 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 		fs = t->app_fs;
 	t->app_fs = fs;
 	if (uc->uc_mcontext.fpregs)
-		memcpy(t->xsave_area, uc->uc_mcontext.fpregs, threads_xsave_size());
+		memcpy(t->xsave_area, uc->uc_mcontext.fpregs,
+		       signal_frame_xsave_bytes(uc->uc_mcontext.fpregs));
 	return true;
 }
 
