@@ -1,6 +1,5 @@
 #include "translate.h"
 
-#include <cpuid.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
@@ -130,14 +129,9 @@ static void patch_branch(const struct translation *t, uint8_t *field, const uint
 		patch_rel32(field, to);
 }
 
-/* Whether the CPU has transactional memory (RTM): xbegin raises #UD without it. */
-static bool cpu_has_rtm;
-
 void translate_init(void)
 {
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-	unsigned eax, ebx, ecx, edx;
-	cpu_has_rtm = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 11));
 }
 
 /* Pages known to be readable, so that fetching code is a plain copy. A page is probed
@@ -246,13 +240,6 @@ static bool uses_gs(const struct block_insn *bi)
 		    ops[i].mem.segment == ZYDIS_REGISTER_GS)
 			return true;
 	return false;
-}
-
-/* An instruction the decoder knows that this CPU refuses (#UD): it ends the block before
- * it, and the app gets SIGILL there, as natively. */
-static bool cpu_refuses(const ZydisDecodedInstruction *insn)
-{
-	return insn->mnemonic == ZYDIS_MNEMONIC_XBEGIN && !cpu_has_rtm;
 }
 
 /* mov %rax,%gs:scratch; movabs $rec,%rax; jmp *%gs:enter_dispatch */
@@ -743,8 +730,15 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	}
 	if (m == ZYDIS_MNEMONIC_XBEGIN) {
 		/* A transaction may abort at any time: this one aborts at once, with no reason
-		 * given in %eax, and the app runs its fallback path. */
+		 * given in %eax, and the app runs its fallback path. A real xbegin first, for
+		 * what this CPU does with it: begin (then xabort), abort at once (TSX turned
+		 * off, whatever CPUID says), or refuse it (#UD: the app's SIGILL, here). */
+		static const uint8_t begin_and_abort[] = {
+		    0xc7, 0xf8, 3,    0, 0, 0, /* xbegin past the xabort */
+		    0xc6, 0xf8, 0xff,	       /* xabort $0xff */
+		};
 		static const uint8_t eax_zero[] = {0xb8, 0, 0, 0, 0}; /* mov $0,%eax */
+		emit_bytes(&t->e, begin_and_abort, sizeof begin_and_abort);
 		emit_bytes(&t->e, eax_zero, sizeof eax_zero);
 		emit_direct_jump(t, next + (uint64_t)block_insn_ops(bi)[0].imm.value.s);
 		return true;
@@ -836,7 +830,7 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 		bool decoded = ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
 		    &decoder, &bi->context, fetch_buf + off, avail - off, &bi->insn));
 		bi->ops_decoded = false;
-		if (!decoded || cpu_refuses(&bi->insn)) {
+		if (!decoded) {
 			if (n == 0)
 				return !decoded && avail - off < ZYDIS_MAX_INSTRUCTION_LENGTH &&
 					       avail < FETCH_MAX
