@@ -186,7 +186,7 @@ rwatch counter
 continue
 continue' -o pb/i "$target" 4
 	has '^fs_base +0x[0-9a-f]{6,} '
-	[ "$(value YMM)" = "{0, 0, 0, 0, 0, 0, 0, 0}" ] || fail "ymm0 as eight ints: $(value YMM)"
+	[ "$(value YMM)" = "{1, 2, 3, 4, 5, 6, 7, 8}" ] || fail "ymm0 as eight ints: $(value YMM)"
 	has '^MXCSR=\$[0-9]+ = \[ IM DM ZM OM UM PM \]$'
 	has '^monitor commands:$'
 	has '^  record on +start recording'
