@@ -18,9 +18,10 @@ static void emit_rax_relative(struct emitter *e, uint8_t opcode, int reg, uint32
 	emit_u32(e, disp);
 }
 
-void emit_table_counter(struct emitter *e, const struct block_table_counter *c)
+void emit_table_counter(struct emitter *e, const struct block_table_counter *c, bool flags_live)
 {
 	static const uint8_t increment_rcx[] = {0x48, 0x8d, 0x49, 0x01}; /* lea 1(%rcx),%rcx */
+	static const uint8_t add_one[] = {0x48, 0x83, 0x80};		 /* addq $1,d32(%rax) */
 	if (c->index_slot >= 0) {
 		static const uint8_t store_imm[] = {0x65, 0x48, 0xc7, 0x04,
 						    0x25}; /* movq $i,%gs: */
@@ -30,12 +31,18 @@ void emit_table_counter(struct emitter *e, const struct block_table_counter *c)
 	}
 	uint32_t disp = 8u * c->index;
 	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
-	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	emit_load_gs(e, JIT_GPR_RAX, slot_offset(c->table_slot));
-	emit_rax_relative(e, 0x8b, JIT_GPR_RCX, disp);
-	emit_bytes(e, increment_rcx, sizeof increment_rcx);
-	emit_rax_relative(e, 0x89, JIT_GPR_RCX, disp);
-	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	if (flags_live) { /* through %rcx: lea adds without touching the flags */
+		emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+		emit_rax_relative(e, 0x8b, JIT_GPR_RCX, disp);
+		emit_bytes(e, increment_rcx, sizeof increment_rcx);
+		emit_rax_relative(e, 0x89, JIT_GPR_RCX, disp);
+		emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	} else {
+		emit_bytes(e, add_one, sizeof add_one);
+		emit_u32(e, disp);
+		emit_u8(e, 1);
+	}
 	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
@@ -273,6 +280,8 @@ struct marking {
 	const struct block_insn *bi;
 	int slot;
 	const struct held_marks *held;
+	/* the line a held mark of a RIP-relative operand last marked (else ~0) */
+	uint64_t constant_line;
 };
 
 static void emit_one_mark(const ZydisDecodedOperand *op, int64_t offset, bool read, bool write,
@@ -290,7 +299,7 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 		emit_save_flags(e);
 	else
 		emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
-	struct marking m = {e, bi, slot, NULL};
+	struct marking m = {e, bi, slot, NULL, ~0ull};
 	for_each_mark(bi, emit_one_mark, &m);
 	if (flags_live)
 		emit_restore_flags(e);
@@ -419,20 +428,57 @@ static void emit_held_store(struct emitter *e, const struct held_marks *h, uint8
 	emit_bytes(e, store, sizeof store);
 }
 
+/* movb $1,d32(%base), or through %line when the offset does not fit in 32 bits. */
+static void emit_held_constant_store(struct marking *m, uint64_t offset)
+{
+	const struct held_marks *h = m->held;
+	if (offset > INT32_MAX) {
+		emit_movabs(m->e, h->line, offset);
+		uint8_t rex = (uint8_t)(0x40 | ((h->line & 8) >> 2) | ((h->base & 8) >> 3));
+		if (rex != 0x40)
+			emit_u8(m->e, rex);
+		/* movb $1,(%base,%line) */
+		const uint8_t store[] = {0xc6, 0x04,
+					 (uint8_t)(((h->line & 7) << 3) | (h->base & 7)), 1};
+		if ((h->base & 7) == 5) { /* %rbp, %r13: no base without a displacement */
+			const uint8_t with_disp[] = {0xc6, 0x44, store[2], 0, 1};
+			emit_bytes(m->e, with_disp, sizeof with_disp);
+		} else {
+			emit_bytes(m->e, store, sizeof store);
+		}
+		return;
+	}
+	if (h->base & 8)
+		emit_u8(m->e, 0x41);
+	emit_u8(m->e, 0xc6);
+	emit_u8(m->e, (uint8_t)(0x80 | (h->base & 7))); /* mod 10: d32 */
+	if ((h->base & 7) == 4)
+		emit_u8(m->e, 0x24); /* SIB: %rsp or %r12 as base */
+	emit_u32(m->e, (uint32_t)offset);
+	emit_u8(m->e, 1);
+}
+
 static void emit_held_mark(const ZydisDecodedOperand *op, int64_t offset, bool read, bool write,
 			   void *arg)
 {
 	struct marking *m = arg;
 	int64_t disp = op->mem.disp.value + implicit_displacement(m->bi, op) + offset;
-	if (op->mem.base == ZYDIS_REGISTER_RIP) {
-		emit_movabs(m->e, m->held->line, rip_relative_address(m->bi, disp));
-	} else {
-		uint8_t lea[ZYDIS_MAX_INSTRUCTION_LENGTH];
-		ZyanUSize len = sizeof lea;
-		if (!encode_lea(op, disp, m->held->line, lea, &len))
-			return;
-		emit_bytes(m->e, lea, (unsigned)len);
+	if (op->mem.base == ZYDIS_REGISTER_RIP) { /* the line is known now */
+		uint64_t line = (rip_relative_address(m->bi, disp) << 17) >> 23;
+		if (line == m->constant_line)
+			return; /* (an operand's last byte in the line of its first) */
+		m->constant_line = line;
+		if (read)
+			emit_held_constant_store(m, 2 * line);
+		if (write)
+			emit_held_constant_store(m, 2 * line + 1);
+		return;
 	}
+	uint8_t lea[ZYDIS_MAX_INSTRUCTION_LENGTH];
+	ZyanUSize len = sizeof lea;
+	if (!encode_lea(op, disp, m->held->line, lea, &len))
+		return;
+	emit_bytes(m->e, lea, (unsigned)len);
 	emit_held_line(m->e, m->held);
 	if (read)
 		emit_held_store(m->e, m->held, 0);
@@ -457,7 +503,7 @@ bool emit_held_memory_marks(struct emitter *e, const struct held_marks *h,
 	for_each_mark(bi, check_held_mark, &possible);
 	if (!possible)
 		return false;
-	struct marking m = {e, bi, -1, h};
+	struct marking m = {e, bi, -1, h, ~0ull};
 	for_each_mark(bi, emit_held_mark, &m);
 	return true;
 }

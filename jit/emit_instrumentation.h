@@ -9,8 +9,8 @@
 #include "x86_emit.h"
 
 /* Entry `index` of the table the slot points to, plus one (and the index stored in the
- * index slot). Leaves every flag and register as it was. */
-void emit_table_counter(struct emitter *e, const struct block_table_counter *c);
+ * index slot). Leaves every register as it was, and the flags when flags_live. */
+void emit_table_counter(struct emitter *e, const struct block_table_counter *c, bool flags_live);
 
 /* Around a REP string instruction: %rcx added to the entry before it, subtracted after
  * it, so the entry gains the iterations that ran. Flag-free. */

@@ -914,7 +914,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 			emit_add_gs(&t->e, off, block.counters[i].amount);
 	}
 	if (block.table_counter.table_slot >= 0)
-		emit_table_counter(&t->e, &block.table_counter);
+		emit_table_counter(&t->e, &block.table_counter, block_flags_live_from(&block, 0));
 	/* counted instructions from i to the end of the block's count group */
 	uint32_t counted = groups.rest_after[t->block_index];
 	for (size_t i = 0; i < block.length; i++)
