@@ -100,7 +100,8 @@ size_t signal_frame_xsave_bytes(const void *fpstate)
 bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 		       const struct frame_action *act, const stack_t *altstack, uint64_t old_mask)
 {
-	size_t xsize = threads_xsave_size();
+	uint64_t features;
+	size_t xsize = threads_frame_xsave_size(&features);
 	uint64_t sp = t->gpr[JIT_GPR_RSP];
 	bool was_on_altstack = on_stack(altstack, sp);
 	if ((act->flags & SA_ONSTACK) && !(altstack->ss_flags & SS_DISABLE) && !was_on_altstack)
@@ -113,11 +114,9 @@ bool signal_frame_push(struct jit_thread *t, int sig, const siginfo_t *info,
 
 	/* The xsave image, marked as the kernel marks it for sigreturn (written in place: the
 	 * runtime's signal stack has no room for a copy). */
-	uint32_t xcr0_lo, xcr0_hi;
-	__asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
 	struct fpx_sw_bytes sw = {.magic1 = K_FP_XSTATE_MAGIC1,
 				  .extended_size = (uint32_t)xsize + 4,
-				  .xfeatures = (uint64_t)xcr0_hi << 32 | xcr0_lo,
+				  .xfeatures = features,
 				  .xstate_size = (uint32_t)xsize};
 	uint32_t magic2 = K_FP_XSTATE_MAGIC2;
 
@@ -168,7 +167,8 @@ bool signal_frame_pop(struct jit_thread *t, uint64_t *mask)
 	g[JIT_GPR_RSP] = sc->rsp;
 	t->app_pc = sc->rip;
 	t->rflags = (t->rflags & ~RESTORABLE_FLAGS) | (sc->eflags & RESTORABLE_FLAGS);
-	size_t xsize = threads_xsave_size();
+	uint64_t features;
+	size_t xsize = threads_frame_xsave_size(&features);
 	if (!sc->fpstate)
 		threads_init_xsave(t->xsave_area);
 	else if (!jit_read_app_memory(t->xsave_area, sc->fpstate, xsize))

@@ -25,6 +25,9 @@ extern void jit_ibl_miss(void);
 
 static int use_fsgsbase;
 static size_t xsave_size;
+/* Where each user state component XCR0 enables ends in the standard layout (0: not
+ * enabled), for the part of the area a signal frame holds. */
+static uint32_t component_end[64];
 static int use_xsaveopt;
 static struct jit_thread *threads[MAX_THREADS];
 static size_t live; /* started and not exited */
@@ -43,6 +46,13 @@ long thread_current_os_tid(void)
 	return rt_gettid();
 }
 
+static uint64_t read_xcr0(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
+}
+
 int threads_init(uint64_t hwcap2, const char **why)
 {
 	use_fsgsbase = (hwcap2 & HWCAP2_FSGSBASE) != 0;
@@ -53,7 +63,24 @@ int threads_init(uint64_t hwcap2, const char **why)
 	}
 	xsave_size = ebx;
 	use_xsaveopt = __get_cpuid_count(0xd, 1, &eax, &ebx, &ecx, &edx) && (eax & 1);
+	uint64_t xcr0 = read_xcr0();
+	for (unsigned i = 2; i < 64; i++)
+		if ((xcr0 >> i) & 1 && __get_cpuid_count(0xd, i, &eax, &ebx, &ecx, &edx))
+			component_end[i] = ebx + eax;
 	return 1;
+}
+
+size_t threads_frame_xsave_size(uint64_t *features)
+{
+	enum { LEGACY_AND_HEADER = 576 };
+	uint64_t permitted = ~0ull; /* kernels before ARCH_GET_XCOMP_PERM have no such limit */
+	rt_syscall2(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, (long)&permitted);
+	*features = read_xcr0() & permitted;
+	size_t size = LEGACY_AND_HEADER;
+	for (unsigned i = 2; i < 64; i++)
+		if ((*features >> i) & 1 && component_end[i] > size)
+			size = component_end[i];
+	return size < xsave_size ? size : xsave_size;
 }
 
 /* populate: the caller writes every page at once (a block fills its lookup table): one

@@ -14,6 +14,13 @@ int threads_init(uint64_t hwcap2, const char **why);
 /* Bytes of the CPU's xsave area (standard layout, all enabled components). */
 size_t threads_xsave_size(void);
 
+/* Bytes of it a signal frame holds, as the kernel builds frames for this process now, and
+ * the components they are (*features): those XCR0 enables that the process may use.
+ * Fewer than threads_xsave_size where a component is off until asked for (AMX's tile
+ * data, ARCH_REQ_XCOMP_PERM): an app's 8 KiB alternate stack holds the kernel's frame
+ * there, not one with the whole area. */
+size_t threads_frame_xsave_size(uint64_t *features);
+
 /* Resets an xsave area to the state a new process (or a signal handler) starts with. */
 void threads_init_xsave(uint8_t *area);
 
