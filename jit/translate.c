@@ -934,6 +934,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	struct held_marks held;
 	bool can_hold = has_memory_marks(&block) && held_marks_choose(&block, &held);
 	bool holding = false;
+	int held_slot = -1;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
 		if (holding && !may_hold_across(bi)) {
@@ -954,10 +955,13 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 		counted -= instrument_counted(&block, i);
 		if (bi->memory_marks_slot >= 0 && memory_marks_wanted(bi)) {
 			if (!holding && can_hold && may_hold_across(bi)) {
-				emit_held_marks_begin(&t->e, &held, bi->memory_marks_slot);
+				held_slot = bi->memory_marks_slot;
+				emit_held_marks_begin(&t->e, &held, held_slot);
 				holding = true;
 			}
-			if (!holding || !emit_held_memory_marks(&t->e, &held, bi))
+			/* (the held map is the slot's of the run's first marks) */
+			if (!holding || bi->memory_marks_slot != held_slot ||
+			    !emit_held_memory_marks(&t->e, &held, bi))
 				emit_memory_marks(&t->e, bi, bi->memory_marks_slot,
 						  block_flags_live_from(&block, i));
 		}
