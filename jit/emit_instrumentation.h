@@ -1,5 +1,6 @@
-/* The inline code behind the clients' per-thread tables and memory marks (instrument.h):
- * what the translator places at a block's start and around an instruction. */
+/* The inline code behind the clients' per-thread tables and trace records (instrument.h):
+ * what the translator places at a block's start and around an instruction (memory marks:
+ * memory_marks.h). */
 #ifndef JIT_EMIT_INSTRUMENTATION_H
 #define JIT_EMIT_INSTRUMENTATION_H
 
@@ -15,38 +16,6 @@ void emit_table_counter(struct emitter *e, const struct block_table_counter *c, 
 /* Around a REP string instruction: %rcx added to the entry before it, subtracted after
  * it, so the entry gains the iterations that ran. Flag-free. */
 void emit_rep_table_counter(struct emitter *e, int table_slot, uint32_t index, bool after);
-
-/* Before bi: for each memory operand it reads or writes, sets the bytes of the 64-byte
- * lines it touches in the map the slot points to (byte 2*line for a read, 2*line+1 for a
- * write, line = address bits 6..46). flags_live: the app's flags must survive. Plain byte
- * stores: threads marking the same line at once lose nothing. */
-void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot, bool flags_live);
-
-/* The same marks with three registers held across a run of a block's instructions: their
- * app values wait in TB_HELD_REGS (lowest register first) from emit_held_marks_begin to
- * emit_held_marks_end, one holds the map, one a shift count, and each line is then five
- * flag-free instructions (BMI2) that leave %rax and %rcx alone, where emit_memory_marks
- * sets aside %rax, %rcx and often the flags around every instruction. No instruction of
- * the run may name a held register (held_marks_choose) nor leave the block; a fault in
- * the run finds the app's values through the instruction's insn_map.held_regs. */
-struct held_marks {
-	uint16_t regs; /* the three, as a mask */
-	int8_t line, shift, base;
-};
-
-/* Three registers no instruction of b names (as an operand, hidden or not, or in an
- * address); false when there are not three or the CPU lacks BMI2. */
-bool held_marks_choose(const struct jit_block *b, struct held_marks *h);
-void emit_held_marks_begin(struct emitter *e, const struct held_marks *h, int slot);
-void emit_held_marks_end(struct emitter *e, const struct held_marks *h);
-/* emit_memory_marks' marks for bi, with the registers held; false, with nothing emitted,
- * when an address needs more than a lea (%fs-based, xlat): emit_memory_marks then. */
-bool emit_held_memory_marks(struct emitter *e, const struct held_marks *h,
-			    const struct block_insn *bi);
-
-/* Whether emit_memory_marks has something to mark for bi (REP string instructions are
- * left to the client: their ranges depend on the iterations). */
-bool memory_marks_wanted(const struct block_insn *bi);
 
 /* A block's trace record begins (jit_insert_trace_block): its word stored at the buffer,
  * the buffer slot advanced by the record's size. Leaves every flag and register as it was;

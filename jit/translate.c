@@ -11,6 +11,7 @@
 #include "count_groups.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
+#include "memory_marks.h"
 #include "messages.h"
 #include "rt_syscall.h"
 #include "thread_block.h"

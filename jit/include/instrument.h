@@ -71,6 +71,15 @@ bool jit_block_may_loop(const struct jit_block *b);
 /* A REP/REPE/REPNE-prefixed string instruction: it executes once per iteration. */
 bool jit_insn_is_rep_string(const ZydisDecodedInstruction *insn);
 
+/* Whether the instruction reaches memory as data through its memory operands: not a NOP,
+ * prefetch or cache flush, which only name an address. */
+bool jit_insn_accesses_memory(const ZydisDecodedInstruction *insn);
+
+/* What the address of memory operand op adds to its displacement: a push (call, enter,
+ * pushf) writes below the stack pointer its hidden operand names (minus its size); 0 for
+ * every other operand. */
+int64_t jit_push_displacement(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *op);
+
 /* Per-thread instruction counts (a REP string instruction counts once per iteration),
  * maintained inline once some client asks for them (before the app starts). */
 void jit_enable_icount(void);

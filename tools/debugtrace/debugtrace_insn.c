@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "instrument.h"
+
 static int8_t gpr_of(ZydisRegister r)
 {
 	if (r == ZYDIS_REGISTER_NONE)
@@ -10,24 +12,6 @@ static int8_t gpr_of(ZydisRegister r)
 	return ZydisRegisterGetClass(full) == ZYDIS_REGCLASS_GPR64
 		   ? (int8_t)ZydisRegisterGetId(full)
 		   : -1;
-}
-
-/* A push (call, enter, pushf) writes below the stack pointer it reads. */
-static int64_t below_stack(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *op)
-{
-	if (op->visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN ||
-	    op->mem.base != ZYDIS_REGISTER_RSP || !(op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
-		return 0;
-	switch (insn->mnemonic) {
-	case ZYDIS_MNEMONIC_PUSH:
-	case ZYDIS_MNEMONIC_PUSHF:
-	case ZYDIS_MNEMONIC_PUSHFQ:
-	case ZYDIS_MNEMONIC_CALL:
-	case ZYDIS_MNEMONIC_ENTER:
-		return -(int64_t)(op->size / 8);
-	default:
-		return 0;
-	}
 }
 
 static void add_written(struct dt_insn *d, ZydisRegister r)
@@ -75,7 +59,7 @@ void dt_describe(const struct jit_block *b, size_t i, struct dt_insn *d)
 		    .write = facts.mem[k].write,
 		    .xlat = insn->mnemonic == ZYDIS_MNEMONIC_XLAT,
 		    .size = facts.mem[k].size,
-		    .disp = op->mem.disp.value + below_stack(insn, op),
+		    .disp = op->mem.disp.value + jit_push_displacement(insn, op),
 		};
 		if (op->mem.base == ZYDIS_REGISTER_RIP)
 			m->disp += (int64_t)(d->pc + insn->length);

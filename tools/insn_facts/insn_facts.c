@@ -2,26 +2,7 @@
 
 #include <string.h>
 
-static bool names_no_data(const ZydisDecodedInstruction *insn)
-{
-	switch (insn->meta.category) {
-	case ZYDIS_CATEGORY_NOP:
-	case ZYDIS_CATEGORY_PREFETCH:
-	case ZYDIS_CATEGORY_WIDENOP:
-		return true;
-	default:
-		break;
-	}
-	switch (insn->mnemonic) {
-	case ZYDIS_MNEMONIC_CLFLUSH:
-	case ZYDIS_MNEMONIC_CLFLUSHOPT:
-	case ZYDIS_MNEMONIC_CLWB:
-	case ZYDIS_MNEMONIC_CLDEMOTE:
-		return true;
-	default:
-		return false;
-	}
-}
+#include "instrument.h"
 
 /* A gather's or scatter's vector index makes one address per element: no single one. */
 static bool vector_index(const ZydisDecodedOperand *op)
@@ -34,7 +15,7 @@ bool insn_memop_traced(const ZydisDecodedInstruction *insn, const ZydisDecodedOp
 	return op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.type == ZYDIS_MEMOP_TYPE_MEM &&
 	       !vector_index(op) &&
 	       (op->actions & (ZYDIS_OPERAND_ACTION_MASK_READ | ZYDIS_OPERAND_ACTION_MASK_WRITE)) &&
-	       !names_no_data(insn);
+	       jit_insn_accesses_memory(insn);
 }
 
 static enum insn_branch branch_of(const ZydisDecodedInstruction *insn,
