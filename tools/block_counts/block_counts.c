@@ -14,7 +14,7 @@
 /* Record 0 is "no block": a thread that has not run a block yet has index 0 in its slot. */
 enum {
 	MAX_RECORDS = BLOCK_COUNTS_MAX_RECORDS,
-	HASH_SLOTS = 1 << 23,
+	FIRST_HASH_BITS = 12,
 	MAX_THREADS = 4096,
 	INSN_CHUNK = 1 << 16,
 };
@@ -37,7 +37,10 @@ static struct {
 	uint64_t *discard; /* where threads outside their regions count */
 	struct counted_block *records;
 	uint64_t *checksums; /* of each record's bytes: identical code finds its record again */
-	uint32_t *hash;	     /* record index + 1 per slot, 0 = empty */
+	/* record index + 1 per slot, 0 = empty; grown to stay at most half full, so that a
+	 * short process touches a few pages of it (each new record probes a random slot) */
+	uint32_t *hash;
+	unsigned hash_bits;
 	uint32_t nrecords;
 	struct counted_insn *pool; /* instructions of the records, in chunks */
 	size_t pool_used;
@@ -89,6 +92,43 @@ static uint8_t rep_kind(const ZydisDecodedInstruction *insn)
 	return 1;
 }
 
+static uint32_t hash_slot(uint64_t pc, uint64_t sum)
+{
+	return (uint32_t)((pc * 0x9e3779b97f4a7c15ull ^ sum) >> (64 - bc.hash_bits));
+}
+
+/* The slot where the record of (pc, bytes, sum) is, or the empty one where it would go. */
+static uint32_t hash_find(uint64_t pc, uint32_t bytes, uint64_t sum)
+{
+	uint32_t mask = (1u << bc.hash_bits) - 1;
+	for (uint32_t h = hash_slot(pc, sum);; h = (h + 1) & mask) {
+		uint32_t r = bc.hash[h];
+		if (!r)
+			return h;
+		const struct counted_block *rb = &bc.records[r - 1];
+		if (rb->pc == pc && rb->bytes == bytes && bc.checksums[r - 1] == sum)
+			return h;
+	}
+}
+
+/* Room for one more record at most half full: false when there is no memory for it. */
+static bool hash_room(void)
+{
+	if (bc.hash && 2u * bc.nrecords < 1u << bc.hash_bits)
+		return true;
+	unsigned bits = bc.hash ? bc.hash_bits + 1 : FIRST_HASH_BITS;
+	uint32_t *bigger = rt_calloc((size_t)1 << bits, sizeof *bigger);
+	if (!bigger)
+		return false;
+	uint32_t *old = bc.hash;
+	bc.hash = bigger;
+	bc.hash_bits = bits;
+	for (uint32_t r = 1; r < bc.nrecords; r++)
+		bc.hash[hash_find(bc.records[r].pc, bc.records[r].bytes, bc.checksums[r])] = r + 1;
+	rt_free(old);
+	return true;
+}
+
 /* The record of instructions [from, to) of the block, found or made; 0 when full. */
 static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, bool whole)
 {
@@ -96,15 +136,13 @@ static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, boo
 	uint64_t sum = checksum(b, from, to);
 	uint32_t bytes =
 	    (uint32_t)(jit_block_pc(b, to - 1) + jit_block_insn(b, to - 1)->length - pc);
-	uint32_t h = (uint32_t)((pc * 0x9e3779b97f4a7c15ull ^ sum) >> 41);
-	for (;; h = (h + 1) & (HASH_SLOTS - 1)) {
-		uint32_t r = bc.hash[h];
-		if (!r)
-			break;
-		const struct counted_block *rb = &bc.records[r - 1];
-		if (rb->pc == pc && rb->bytes == bytes && bc.checksums[r - 1] == sum)
-			return r - 1;
+	if (!hash_room()) {
+		bc.blocks_dropped++;
+		return 0;
 	}
+	uint32_t h = hash_find(pc, bytes, sum);
+	if (bc.hash[h])
+		return bc.hash[h] - 1;
 	size_t n = 0;
 	for (size_t i = from; i < to; i++)
 		n += whole || !jit_insn_is_rep_string(jit_block_insn(b, i));
@@ -339,12 +377,11 @@ int block_counts_register(char *err, size_t errlen)
 	bc.discard = reserve(MAX_RECORDS * sizeof(uint64_t));
 	bc.records = reserve(MAX_RECORDS * sizeof *bc.records);
 	bc.checksums = reserve(MAX_RECORDS * sizeof *bc.checksums);
-	bc.hash = reserve(HASH_SLOTS * sizeof *bc.hash);
 	if (bc.table_slot < 0 || bc.index_slot < 0) {
 		rt_format(err, errlen, "no per-thread counter left for the analysis tools");
 		return -1;
 	}
-	if (!bc.discard || !bc.records || !bc.checksums || !bc.hash) {
+	if (!bc.discard || !bc.records || !bc.checksums) {
 		rt_format(err, errlen, "cannot reserve memory for the analysis tools");
 		return -1;
 	}
