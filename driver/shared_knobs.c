@@ -46,6 +46,9 @@ static const struct knob shared_knobs[] = {
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
      "instructions per -bbv interval", 1000000000000ull, NULL},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
+    SHARED("-jit:held_marks", KNOB_BOOL, jit_held_marks, NULL,
+	   "-footprint's memory marks hold registers across runs of instructions (0: every mark "
+	   "sets its registers aside alone)"),
     SHARED("-appdebug", KNOB_BOOL, debug.on, NULL,
 	   "debug the app with gdb: a stub on 127.0.0.1 waits for gdb before the first "
 	   "instruction"),
@@ -67,6 +70,7 @@ bool shared_knobs_init(struct shared_knobs *k)
 	k->analysis.bbv_interval = 10000000;
 	k->analysis.vprofile.values_kept = VPROF_DEFAULT_VALUES_KEPT;
 	k->analysis.vprofile.sample = 1;
+	k->jit_held_marks = true;
 	return k->control != NULL;
 }
 

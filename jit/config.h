@@ -10,6 +10,8 @@ struct jit_config {
 	/* App code pages are never executable, so any escape from the cache faults. */
 	bool check_native_exec;
 	bool stats;
+	/* Memory marks may hold registers across runs of instructions (memory_marks.h). */
+	bool held_marks;
 	/* Self-test of check_native_exec: leave the cache once, on purpose (never in use). */
 	bool selftest_escape;
 	/* Follow execve under the JIT by re-executing the driver with the same knobs. */

@@ -2,6 +2,7 @@
 
 #include <cpuid.h>
 
+#include "config.h"
 #include "operand_address.h"
 #include "thread_block.h"
 
@@ -119,7 +120,7 @@ bool held_marks_choose(const struct jit_block *b, struct held_marks *h)
 	static int bmi2 = -1;
 	if (bmi2 < 0)
 		bmi2 = has_bmi2();
-	if (!bmi2)
+	if (!bmi2 || !jit_config.held_marks)
 		return false;
 	uint16_t used = 0;
 	for (size_t i = 0; i < b->length; i++) {
