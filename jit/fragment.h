@@ -62,7 +62,7 @@ struct insn_map {
 	/* Of those, the ones in blocks after this one's, in its count group (count_groups.h). */
 	uint8_t group_rest;
 	/* Registers that hold inserted code's values here, the app's being in TB_HELD_REGS,
-	 * lowest register first (emit_instrumentation.h, held marks). */
+	 * lowest register first (memory_marks.h, held marks). */
 	uint16_t held_regs;
 };
 #define INSN_COUNT_UNKNOWN 0xff

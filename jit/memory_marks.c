@@ -99,15 +99,10 @@ static bool has_bmi2(void)
 	return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 8));
 }
 
-static int gpr_id(ZydisRegister r)
-{
-	return ZydisRegisterGetId(ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
-}
-
 static uint16_t gpr_bit(ZydisRegister r)
 {
-	int id = r == ZYDIS_REGISTER_NONE ? -1 : gpr_id(r);
-	return id >= 0 && id < 16 ? (uint16_t)(1u << id) : 0;
+	int id = gpr_number(r);
+	return id >= 0 ? (uint16_t)(1u << id) : 0;
 }
 
 bool held_marks_choose(const struct jit_block *b, struct held_marks *h)
@@ -213,34 +208,25 @@ static void emit_held_store(struct emitter *e, const struct held_marks *h, uint8
 	emit_bytes(e, store, sizeof store);
 }
 
-/* movb $1,d32(%base), or through %line when the offset does not fit in 32 bits. */
-static void emit_held_constant_store(struct marking *m, uint64_t offset)
+static void emit_held_stores(struct emitter *e, const struct held_marks *h, bool read, bool write)
 {
-	const struct held_marks *h = m->held;
-	if (offset > INT32_MAX) {
-		emit_movabs(m->e, h->line, offset);
-		uint8_t rex = (uint8_t)(0x40 | ((h->line & 8) >> 2) | ((h->base & 8) >> 3));
-		if (rex != 0x40)
-			emit_u8(m->e, rex);
-		/* movb $1,(%base,%line) */
-		const uint8_t store[] = {0xc6, 0x04,
-					 (uint8_t)(((h->line & 7) << 3) | (h->base & 7)), 1};
-		if ((h->base & 7) == 5) { /* %rbp, %r13: no base without a displacement */
-			const uint8_t with_disp[] = {0xc6, 0x44, store[2], 0, 1};
-			emit_bytes(m->e, with_disp, sizeof with_disp);
-		} else {
-			emit_bytes(m->e, store, sizeof store);
-		}
-		return;
-	}
+	if (read)
+		emit_held_store(e, h, 0);
+	if (write)
+		emit_held_store(e, h, 1);
+}
+
+/* movb $1,d32(%base): a map offset known at translation (under 2 GiB). */
+static void emit_held_constant_store(struct emitter *e, const struct held_marks *h, uint32_t offset)
+{
 	if (h->base & 8)
-		emit_u8(m->e, 0x41);
-	emit_u8(m->e, 0xc6);
-	emit_u8(m->e, (uint8_t)(0x80 | (h->base & 7))); /* mod 10: d32 */
+		emit_u8(e, 0x41);
+	emit_u8(e, 0xc6);
+	emit_u8(e, (uint8_t)(0x80 | (h->base & 7))); /* mod 10: d32 */
 	if ((h->base & 7) == 4)
-		emit_u8(m->e, 0x24); /* SIB: %rsp or %r12 as base */
-	emit_u32(m->e, (uint32_t)offset);
-	emit_u8(m->e, 1);
+		emit_u8(e, 0x24); /* SIB: %rsp or %r12 as base */
+	emit_u32(e, offset);
+	emit_u8(e, 1);
 }
 
 static void emit_held_mark(const ZydisDecodedOperand *op, int64_t offset, bool read, bool write,
@@ -253,10 +239,15 @@ static void emit_held_mark(const ZydisDecodedOperand *op, int64_t offset, bool r
 		if (line == m->constant_line)
 			return; /* (an operand's last byte in the line of its first) */
 		m->constant_line = line;
+		if (2 * line + 1 > INT32_MAX) { /* (PIE code) the line through %line */
+			emit_movabs(m->e, m->held->line, line);
+			emit_held_stores(m->e, m->held, read, write);
+			return;
+		}
 		if (read)
-			emit_held_constant_store(m, 2 * line);
+			emit_held_constant_store(m->e, m->held, (uint32_t)(2 * line));
 		if (write)
-			emit_held_constant_store(m, 2 * line + 1);
+			emit_held_constant_store(m->e, m->held, (uint32_t)(2 * line + 1));
 		return;
 	}
 	uint8_t lea[ZYDIS_MAX_INSTRUCTION_LENGTH];
@@ -265,29 +256,18 @@ static void emit_held_mark(const ZydisDecodedOperand *op, int64_t offset, bool r
 		return;
 	emit_bytes(m->e, lea, (unsigned)len);
 	emit_held_line(m->e, m->held);
-	if (read)
-		emit_held_store(m->e, m->held, 0);
-	if (write)
-		emit_held_store(m->e, m->held, 1);
-}
-
-static void check_held_mark(const ZydisDecodedOperand *op, int64_t offset, bool read, bool write,
-			    void *arg)
-{
-	(void)offset;
-	(void)read;
-	(void)write;
-	if (op->mem.segment == ZYDIS_REGISTER_FS)
-		*(bool *)arg = false;
+	emit_held_stores(m->e, m->held, read, write);
 }
 
 bool emit_held_memory_marks(struct emitter *e, const struct held_marks *h,
 			    const struct block_insn *bi)
 {
-	bool possible = bi->insn.mnemonic != ZYDIS_MNEMONIC_XLAT;
-	for_each_mark(bi, check_held_mark, &possible);
-	if (!possible)
+	if (bi->insn.mnemonic == ZYDIS_MNEMONIC_XLAT)
 		return false;
+	for (unsigned i = 0; i < bi->insn.operand_count; i++)
+		if (data_operand(&block_insn_ops(bi)[i]) &&
+		    block_insn_ops(bi)[i].mem.segment == ZYDIS_REGISTER_FS)
+			return false;
 	struct marking m = {e, bi, -1, h, ~0ull};
 	for_each_mark(bi, emit_held_mark, &m);
 	return true;

@@ -62,21 +62,32 @@ static bool names_gpr(const ZydisDecodedOperand *op, ZydisRegister reg64)
 	       ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op->mem.index) == reg64;
 }
 
-bool encode_operand_lea(const ZydisDecodedOperand *op, int64_t disp, int dest, uint8_t *lea,
-			ZyanUSize *len)
+int gpr_number(ZydisRegister r)
 {
-	static const ZydisRegister gpr64[16] = {
+	ZydisRegister r64 = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
+	return ZydisRegisterGetClass(r64) == ZYDIS_REGCLASS_GPR64 ? ZydisRegisterGetId(r64) : -1;
+}
+
+ZydisRegister gpr_register(int number)
+{
+	static const ZydisRegister regs[16] = {
 	    ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
 	    ZYDIS_REGISTER_RSP, ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
 	    ZYDIS_REGISTER_R8,	ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11,
 	    ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+	return regs[number];
+}
+
+bool encode_operand_lea(const ZydisDecodedOperand *op, int64_t disp, int dest, uint8_t *lea,
+			ZyanUSize *len)
+{
 	ZydisEncoderRequest req;
 	memset(&req, 0, sizeof req);
 	req.machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
 	req.mnemonic = ZYDIS_MNEMONIC_LEA;
 	req.operand_count = 2;
 	req.operands[0].type = ZYDIS_OPERAND_TYPE_REGISTER;
-	req.operands[0].reg.value = gpr64[dest];
+	req.operands[0].reg.value = gpr_register(dest);
 	req.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
 	req.operands[1].mem.base = op->mem.base;
 	req.operands[1].mem.index = op->mem.index;

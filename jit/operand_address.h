@@ -11,6 +11,11 @@
 #include "instrument.h"
 #include "x86_emit.h"
 
+/* A general-purpose register's hardware number (JIT_GPR_*) from any of its names (%al,
+ * %eax, %rax: 0), -1 for any other register (and none); and the 64-bit name of a number. */
+int gpr_number(ZydisRegister r);
+ZydisRegister gpr_register(int number);
+
 /* An operand the instruction reads or writes memory through (not %gs, the runtime's). */
 bool data_operand(const ZydisDecodedOperand *op);
 

@@ -33,7 +33,7 @@
 #define TB_CLIENT_SLOTS 0x180
 #define TB_CLIENT_SLOT_COUNT 24
 /* The app's values of the registers that memory marks hold across a run of instructions
- * (held_marks.h), lowest register number first. */
+ * (memory_marks.h, held marks), lowest register number first. */
 #define TB_HELD_REGS 0x240
 #define TB_HELD_REG_COUNT 3
 #define TB_PARK 0x258 /* struct thread_park, read by park.S */

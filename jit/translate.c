@@ -13,6 +13,7 @@
 #include "flush.h"
 #include "memory_marks.h"
 #include "messages.h"
+#include "operand_address.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
 #include "threads.h"
@@ -182,11 +183,6 @@ static size_t fetch_code(uint64_t pc)
 		n += chunk;
 	}
 	return n;
-}
-
-static int reg_id(ZydisRegister r)
-{
-	return ZydisRegisterGetId(ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r));
 }
 
 const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi)
@@ -361,7 +357,7 @@ static void emit_load_indirect_target(struct translation *t, const struct block_
 	struct emitter *e = &t->e;
 	const ZydisDecodedOperand *op = &block_insn_ops(bi)[0];
 	if (op->type == ZYDIS_OPERAND_TYPE_REGISTER) {
-		int r = reg_id(op->reg.value);
+		int r = gpr_number(op->reg.value);
 		if (r != JIT_GPR_RCX)
 			emit_mov_reg_reg(e, JIT_GPR_RCX, r);
 		return;
@@ -454,25 +450,16 @@ static int pick_scratch(const struct block_insn *bi)
 	unsigned used = 0;
 	for (unsigned i = 0; i < bi->insn.operand_count; i++) {
 		const ZydisDecodedOperand *op = &block_insn_ops(bi)[i];
-		if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && reg_id(op->reg.value) >= 0)
-			used |= 1u << reg_id(op->reg.value);
-		if (op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.index != ZYDIS_REGISTER_NONE)
-			used |= 1u << reg_id(op->mem.index);
+		int r = op->type == ZYDIS_OPERAND_TYPE_REGISTER ? gpr_number(op->reg.value)
+			: op->type == ZYDIS_OPERAND_TYPE_MEMORY ? gpr_number(op->mem.index)
+								: -1;
+		if (r >= 0)
+			used |= 1u << r;
 	}
 	for (unsigned i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
 		if (!(used & (1u << candidates[i])))
 			return candidates[i];
 	return -1;
-}
-
-static ZydisRegister gpr64(int id)
-{
-	static const ZydisRegister regs[] = {
-	    ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
-	    ZYDIS_REGISTER_RSP, ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
-	    ZYDIS_REGISTER_R8,	ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11,
-	    ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
-	return regs[id];
 }
 
 /* RIP-relative operand out of rel32 reach from the cache: materialise the address in a
@@ -490,7 +477,7 @@ static void emit_rip_relative_far(struct translation *t, const struct block_insn
 	for (unsigned i = 0; i < req.operand_count; i++) {
 		if (req.operands[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
 		    req.operands[i].mem.base == ZYDIS_REGISTER_RIP) {
-			req.operands[i].mem.base = gpr64(scratch);
+			req.operands[i].mem.base = gpr_register(scratch);
 			req.operands[i].mem.displacement = 0;
 		}
 	}
