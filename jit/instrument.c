@@ -592,9 +592,12 @@ bool block_flags_live_from(const struct jit_block *b, size_t from)
 			return true;
 		if (writes_flags_conditionally(&b->insns[i]))
 			continue;
-		/* "Undefined" flags may be left as they were by the hardware (AMD keeps AF on
-		 * logical instructions, for one): they do not count as written. */
-		written |= (f->modified | f->set_0 | f->set_1) & status;
+		/* "Undefined" flags may be left as they were by the hardware: they do not count
+		 * as written, except AF (undefined after logical instructions, shifts and
+		 * multiplications: most blocks), which no x86-64 instruction reads but pushf
+		 * and lahf, and no compiler's code reads at all. */
+		written |= (f->modified | f->set_0 | f->set_1 | (f->undefined & ZYDIS_CPUFLAG_AF)) &
+			   status;
 		if (written == status)
 			return false;
 	}
