@@ -16,6 +16,10 @@ void icount_block(struct jit_block *b);
  * itself a budget, is not among them any more). */
 uint32_t icount_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budget_slots);
 
+/* Whether the count is kept in striped counters (blocks may share their updates: count
+ * groups), rather than not at all or as a countdown. */
+bool icount_is_striped(void);
+
 /* The index in b->counters of the striped count's counter (whose slots are
  * interchangeable: the count is their sum), or -1: no count, or the countdown (a budget
  * that every block checks). */

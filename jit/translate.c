@@ -11,6 +11,7 @@
 #include "count_groups.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
+#include "instruction_count.h"
 #include "memory_marks.h"
 #include "messages.h"
 #include "operand_address.h"
@@ -96,6 +97,8 @@ struct translation {
 	uint64_t app_pc;
 	/* the block being emitted (chain[block_index]) falls through into the next one */
 	bool falls_into_next;
+	/* ... through its conditional branch taken, not through its fall-through path */
+	bool next_is_taken;
 	size_t block_index;
 	/* where each block of the chain after the first starts, its indirect entry, and where
 	 * a branch from elsewhere enters it (its code, or what adds its group's count first) */
@@ -747,8 +750,12 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 		return true;
 	}
 	if (is_jcc(m)) {
-		uint8_t *taken = emit_jcc_rel32(&t->e, bi->insn.opcode & 0xf, t->e.cur);
-		uint64_t target = branch_target(bi);
+		/* Into the next block where the branch goes: reversed, it leaves where the
+		 * app's would fall through (condition codes pair by their lowest bit). */
+		bool reverse = t->next_is_taken;
+		uint8_t *taken =
+		    emit_jcc_rel32(&t->e, (bi->insn.opcode & 0xf) ^ reverse, t->e.cur);
+		uint64_t target = reverse ? next : branch_target(bi);
 		uint32_t rest = t->falls_into_next ? groups.rest_after[t->block_index] : 0;
 		if (rest)
 			t->uncounts[t->uncount_count++] =
@@ -791,11 +798,32 @@ static bool is_chain_target(const uint64_t *targets, size_t n, uint64_t pc)
 	return false;
 }
 
+/* Whether block b ends in a conditional branch back to pc. */
+static bool branches_back_to(const struct jit_block *b, uint64_t pc)
+{
+	const struct block_insn *last = &b->insns[b->length - 1];
+	return is_jcc(last->insn.mnemonic) && branch_target(last) == pc;
+}
+
+/* Whether the fragment holding the code at `at` branches to pc: a sign (cheaper than
+ * decoding) that the blocks from `at` on may come back to pc, closing a loop. */
+static bool may_close_loop(uint64_t at, uint64_t pc)
+{
+	const struct fragment *f = fragment_lookup(at);
+	if (f->inside)
+		f = f->inside;
+	for (uint32_t i = 0; i < f->exit_count; i++)
+		if (f->exits[i]->target == pc && !f->exits[i]->falls_through)
+			return true;
+	return false;
+}
+
 /* Decodes the fragment at pc into `chain`: its first basic block, and (`chain_fall`) the
  * blocks its conditional branches fall through to, as long as they decode and have no
- * fragment of their own; a block also ends where one of the chain's branches lands
- * further on. Returns the exit kind to emit instead when not a single instruction could
- * be decoded, or EXIT_DIRECT when the chain is usable. */
+ * fragment of their own, or up to the first one that branches back to pc (a loop:
+ * form_loop), kept even through blocks that have fragments; a block also ends where one
+ * of the chain's branches lands further on. Returns the exit kind to emit instead when
+ * not a single instruction could be decoded, or EXIT_DIRECT when the chain is usable. */
 static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 {
 	size_t avail = fetch_code(pc);
@@ -808,9 +836,12 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 	 * block starts there too, so that the branch can go there inside the fragment. */
 	uint64_t targets[MAX_CHAIN];
 	size_t target_count = 0;
+	/* The first of the blocks that have fragments of their own, decoded to see whether
+	 * they close a loop, and left to those fragments if not (0: none). */
+	size_t probe_from = 0;
 	while (n < decode_limit && off < avail) {
 		if (chain_fall && b->length && is_chain_target(targets, target_count, pc + off)) {
-			if (chain_length == MAX_CHAIN || fragment_lookup(pc + off))
+			if (chain_length == MAX_CHAIN || (!probe_from && fragment_lookup(pc + off)))
 				break;
 			b = chain_block_at(chain_length++, pc + off, &chain_insns[n]);
 		}
@@ -841,9 +872,19 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 		off += bi->insn.length;
 		if (!translate_ends_block(bi))
 			continue;
-		if (!chain_fall || !is_jcc(bi->insn.mnemonic) || chain_length == MAX_CHAIN ||
-		    fragment_lookup(pc + off))
+		if (!chain_fall || !is_jcc(bi->insn.mnemonic))
 			break;
+		if (branches_back_to(b, pc)) {
+			probe_from = 0;
+			break;
+		}
+		if (chain_length == MAX_CHAIN)
+			break;
+		if (!probe_from && fragment_lookup(pc + off)) {
+			if (!may_close_loop(pc + off, pc))
+				break;
+			probe_from = chain_length;
+		}
 		uint64_t target = branch_target(bi);
 		if (target > pc + off && target < pc + avail && target_count < MAX_CHAIN)
 			targets[target_count++] = target;
@@ -851,9 +892,54 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 	}
 	if (n == 0)
 		return EXIT_BAD_FETCH;
-	if (b->length == 0) /* a chained block that did not decode: translated on its own */
+	if (probe_from)
+		chain_length = probe_from;
+	else if (b->length == 0) /* a chained block that did not decode: translated alone */
 		chain_length--;
 	return EXIT_DIRECT;
+}
+
+/* Blocks 0..loop_body-1 of the chain are a loop's body, repeated to its end (form_loop);
+ * 0: the chain is no loop. */
+static size_t loop_body;
+
+/* Where block k's conditional branch goes when taken: into block k + 1 (the next copy of a
+ * loop's body). */
+static bool next_is_taken(size_t k)
+{
+	return loop_body && (k + 1) % loop_body == 0 && k + 1 < chain_length;
+}
+
+/* A chain that comes back to its start through block j's conditional branch is a loop;
+ * the blocks after j are left out (the loop's exit goes to them). Where the instruction
+ * count is kept in striped counters, the body is repeated up to four times, each copy of
+ * block j falling into the next copy where its branch goes (the branch reversed, to the
+ * loop's exit): the copies then share one count update (count groups), and a tight loop
+ * no longer runs at the latency of its counters' load-add-store, one per block and
+ * iteration (sort's hottest loop: two blocks of three instructions). */
+static void form_loop(uint64_t pc)
+{
+	loop_body = 0;
+	size_t j = 0;
+	while (j < chain_length && !branches_back_to(&chain[j], pc))
+		j++;
+	if (j == chain_length)
+		return;
+	size_t body = j + 1;
+	size_t insns = (size_t)(chain[j].insns - chain_insns) + chain[j].length;
+	size_t copies = icount_is_striped() ? 4 : 1;
+	while (copies > 1 && (body * copies > MAX_CHAIN || insns * copies > decode_limit))
+		copies--;
+	for (size_t c = 1; c < copies; c++) {
+		for (size_t k = 0; k < body; k++) {
+			const struct jit_block *from = &chain[k];
+			struct block_insn *to = from->insns + c * insns;
+			memcpy(to, from->insns, sizeof *to * from->length);
+			chain_block_at(c * body + k, from->start_pc, to)->length = from->length;
+		}
+	}
+	chain_length = body * copies;
+	loop_body = body;
 }
 
 /* Around a REP string instruction: its iterations count up in its counter and down in
@@ -1060,6 +1146,7 @@ static bool emit_fragment(struct translation *t)
 		t->block_index = k;
 		t->block_code[k] = t->e.cur;
 		t->falls_into_next = k + 1 < chain_length;
+		t->next_is_taken = next_is_taken(k);
 		emit_basic_block(t);
 		if (t->falls_into_next)
 			emit_chained_block_end(t, chain[k + 1].start_pc);
@@ -1206,7 +1293,18 @@ static bool may_share_count(size_t k)
 	const struct block_insn *last = &before->insns[before->length - 1];
 	if (!translate_ends_block(last))
 		return true;
-	return is_jcc(last->insn.mnemonic) && branch_target(last) > last->pc + FAR_BRANCH;
+	if (!is_jcc(last->insn.mnemonic))
+		return false;
+	if (next_is_taken(k - 1))
+		return true; /* a loop's copy of its last block: its branch leaves the loop */
+	uint64_t target = branch_target(last);
+	if (loop_body) { /* so does a branch out of the loop's body */
+		const struct jit_block *end = &chain[loop_body - 1];
+		const struct block_insn *end_last = &end->insns[end->length - 1];
+		if (target < chain[0].start_pc || target >= end_last->pc + end_last->insn.length)
+			return true;
+	}
+	return target > last->pc + FAR_BRANCH;
 }
 
 /* Hands the chain's blocks to the clients in order; a block with two copies ends the chain
@@ -1230,6 +1328,9 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 		/* One-off translations end where their block does. */
 		bool chain_fall = registered && decode_limit == BLOCK_MAX_INSNS;
 		enum exit_kind start = decode_chain(app_pc, chain_fall);
+		loop_body = 0;
+		if (start == EXIT_DIRECT && chain_fall)
+			form_loop(app_pc);
 		if (start == EXIT_DIRECT)
 			instrument_chain();
 		translate_stats.blocks++;
