@@ -753,8 +753,7 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 		/* Into the next block where the branch goes: reversed, it leaves where the
 		 * app's would fall through (condition codes pair by their lowest bit). */
 		bool reverse = t->next_is_taken;
-		uint8_t *taken =
-		    emit_jcc_rel32(&t->e, (bi->insn.opcode & 0xf) ^ reverse, t->e.cur);
+		uint8_t *taken = emit_jcc_rel32(&t->e, (bi->insn.opcode & 0xf) ^ reverse, t->e.cur);
 		uint64_t target = reverse ? next : branch_target(bi);
 		uint32_t rest = t->falls_into_next ? groups.rest_after[t->block_index] : 0;
 		if (rest)
