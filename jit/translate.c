@@ -901,6 +901,15 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 /* Blocks 0..loop_body-1 of the chain are a loop's body, repeated to its end (form_loop);
  * 0: the chain is no loop. */
 static size_t loop_body;
+static size_t loop_copies;
+
+/* Whether a branch of a loop's body to target leaves the loop. */
+static bool leaves_loop(uint64_t target)
+{
+	const struct jit_block *latch = &chain[loop_body - 1];
+	const struct block_insn *last = &latch->insns[latch->length - 1];
+	return target < chain[0].start_pc || target >= last->pc + last->insn.length;
+}
 
 /* Where block k's conditional branch goes when taken: into block k + 1 (the next copy of a
  * loop's body). */
@@ -911,14 +920,18 @@ static bool next_is_taken(size_t k)
 
 /* A chain that comes back to its start through block j's conditional branch is a loop;
  * the blocks after j are left out (the loop's exit goes to them). Where the instruction
- * count is kept in striped counters, the body is repeated up to four times, each copy of
- * block j falling into the next copy where its branch goes (the branch reversed, to the
- * loop's exit): the copies then share one count update (count groups), and a tight loop
- * no longer runs at the latency of its counters' load-add-store, one per block and
- * iteration (sort's hottest loop: two blocks of three instructions). */
+ * count is kept in striped counters, a tight loop's body (sort's hottest loop: two blocks
+ * of three instructions) runs at the latency of its counters' load-add-store, one per
+ * block and pass: so a body of at most 8 instructions is laid out four times, one of at
+ * most 16 twice, each copy of block j falling into the next copy where its branch goes
+ * (the branch reversed, to the loop's exit), and all the copies are one count group (their
+ * branches out of the loop leave it: may_share_count). Longer bodies, whose passes take
+ * longer than the counters' latency, and loops that exit early gain nothing from it (xz's
+ * match finder measured slower). */
 static void form_loop(uint64_t pc)
 {
 	loop_body = 0;
+	loop_copies = 1;
 	size_t j = 0;
 	while (j < chain_length && !branches_back_to(&chain[j], pc))
 		j++;
@@ -926,7 +939,7 @@ static void form_loop(uint64_t pc)
 		return;
 	size_t body = j + 1;
 	size_t insns = (size_t)(chain[j].insns - chain_insns) + chain[j].length;
-	size_t copies = icount_is_striped() ? 4 : 1;
+	size_t copies = !icount_is_striped() ? 1 : insns <= 8 ? 4 : insns <= 16 ? 2 : 1;
 	while (copies > 1 && (body * copies > MAX_CHAIN || insns * copies > decode_limit))
 		copies--;
 	for (size_t c = 1; c < copies; c++) {
@@ -939,6 +952,7 @@ static void form_loop(uint64_t pc)
 	}
 	chain_length = body * copies;
 	loop_body = body;
+	loop_copies = copies;
 }
 
 /* Around a REP string instruction: its iterations count up in its counter and down in
@@ -1294,15 +1308,9 @@ static bool may_share_count(size_t k)
 		return true;
 	if (!is_jcc(last->insn.mnemonic))
 		return false;
-	if (next_is_taken(k - 1))
-		return true; /* a loop's copy of its last block: its branch leaves the loop */
 	uint64_t target = branch_target(last);
-	if (loop_body) { /* so does a branch out of the loop's body */
-		const struct jit_block *end = &chain[loop_body - 1];
-		const struct block_insn *end_last = &end->insns[end->length - 1];
-		if (target < chain[0].start_pc || target >= end_last->pc + end_last->insn.length)
-			return true;
-	}
+	if (loop_copies > 1 && (next_is_taken(k - 1) || leaves_loop(target)))
+		return true; /* a tight loop's way out (form_loop) */
 	return target > last->pc + FAR_BRANCH;
 }
 
@@ -1328,6 +1336,7 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 		bool chain_fall = registered && decode_limit == BLOCK_MAX_INSNS;
 		enum exit_kind start = decode_chain(app_pc, chain_fall);
 		loop_body = 0;
+		loop_copies = 1;
 		if (start == EXIT_DIRECT && chain_fall)
 			form_loop(app_pc);
 		if (start == EXIT_DIRECT)
