@@ -930,8 +930,6 @@ static bool next_is_taken(size_t k)
  * match finder measured slower). */
 static void form_loop(uint64_t pc)
 {
-	loop_body = 0;
-	loop_copies = 1;
 	size_t j = 0;
 	while (j < chain_length && !branches_back_to(&chain[j], pc))
 		j++;
@@ -1335,7 +1333,7 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 		/* One-off translations end where their block does. */
 		bool chain_fall = registered && decode_limit == BLOCK_MAX_INSNS;
 		enum exit_kind start = decode_chain(app_pc, chain_fall);
-		loop_body = 0;
+		loop_body = 0; /* no loop, unless form_loop finds one */
 		loop_copies = 1;
 		if (start == EXIT_DIRECT && chain_fall)
 			form_loop(app_pc);
