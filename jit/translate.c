@@ -797,13 +797,6 @@ static bool is_chain_target(const uint64_t *targets, size_t n, uint64_t pc)
 	return false;
 }
 
-/* Whether block b ends in a conditional branch back to pc. */
-static bool branches_back_to(const struct jit_block *b, uint64_t pc)
-{
-	const struct block_insn *last = &b->insns[b->length - 1];
-	return is_jcc(last->insn.mnemonic) && branch_target(last) == pc;
-}
-
 /* Whether the fragment holding the code at `at` branches to pc: a sign (cheaper than
  * decoding) that the blocks from `at` on may come back to pc, closing a loop. */
 static bool may_close_loop(uint64_t at, uint64_t pc)
@@ -873,7 +866,8 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 			continue;
 		if (!chain_fall || !is_jcc(bi->insn.mnemonic))
 			break;
-		if (branches_back_to(b, pc)) {
+		uint64_t target = branch_target(bi);
+		if (target == pc) { /* a loop's last block (form_loop) */
 			probe_from = 0;
 			break;
 		}
@@ -884,7 +878,6 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 				break;
 			probe_from = chain_length;
 		}
-		uint64_t target = branch_target(bi);
 		if (target > pc + off && target < pc + avail && target_count < MAX_CHAIN)
 			targets[target_count++] = target;
 		b = chain_block_at(chain_length++, pc + off, &chain_insns[n]);
@@ -901,7 +894,12 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 /* Blocks 0..loop_body-1 of the chain are a loop's body, repeated to its end (form_loop);
  * 0: the chain is no loop. */
 static size_t loop_body;
-static size_t loop_copies;
+
+/* Whether the chain holds more than one copy of a loop's body. */
+static bool loop_laid_out_again(void)
+{
+	return loop_body && chain_length > loop_body;
+}
 
 /* Whether a branch of a loop's body to target leaves the loop. */
 static bool leaves_loop(uint64_t target)
@@ -918,25 +916,25 @@ static bool next_is_taken(size_t k)
 	return loop_body && (k + 1) % loop_body == 0 && k + 1 < chain_length;
 }
 
-/* A chain that comes back to its start through block j's conditional branch is a loop;
- * the blocks after j are left out (the loop's exit goes to them). Where the instruction
- * count is kept in striped counters, a tight loop's body (sort's hottest loop: two blocks
- * of three instructions) runs at the latency of its counters' load-add-store, one per
- * block and pass: so a body of at most 8 instructions is laid out four times, one of at
- * most 16 twice, each copy of block j falling into the next copy where its branch goes
- * (the branch reversed, to the loop's exit), and all the copies are one count group (their
- * branches out of the loop leave it: may_share_count). Longer bodies, whose passes take
- * longer than the counters' latency, and loops that exit early gain nothing from it (xz's
- * match finder measured slower). */
-static void form_loop(uint64_t pc)
+/* A chain whose last block branches back to its start is a loop (decode_chain ends a chain
+ * there; the loop's exit goes to the blocks after it). Returns the loop body's blocks, 0
+ * when the chain is no loop. Where the instruction count is kept in striped counters, a
+ * tight loop's body (sort's hottest loop: two blocks of three instructions) runs at the
+ * latency of its counters' load-add-store, one per block and pass: so a body of at most 8
+ * instructions is laid out four times, one of at most 16 twice, each copy of its last
+ * block falling into the next copy where its branch goes (the branch reversed, to the
+ * loop's exit), and all the copies are one count group (their branches out of the loop
+ * leave it: may_share_count). Longer bodies, whose passes take longer than the counters'
+ * latency, and loops that exit early gain nothing from it (xz's match finder measured
+ * slower). */
+static size_t form_loop(uint64_t pc)
 {
-	size_t j = 0;
-	while (j < chain_length && !branches_back_to(&chain[j], pc))
-		j++;
-	if (j == chain_length)
-		return;
-	size_t body = j + 1;
-	size_t insns = (size_t)(chain[j].insns - chain_insns) + chain[j].length;
+	size_t body = chain_length;
+	const struct jit_block *latch = &chain[body - 1];
+	const struct block_insn *last = &latch->insns[latch->length - 1];
+	if (!is_jcc(last->insn.mnemonic) || branch_target(last) != pc)
+		return 0;
+	size_t insns = (size_t)(latch->insns - chain_insns) + latch->length;
 	size_t copies = !icount_is_striped() ? 1 : insns <= 8 ? 4 : insns <= 16 ? 2 : 1;
 	while (copies > 1 && (body * copies > MAX_CHAIN || insns * copies > decode_limit))
 		copies--;
@@ -949,8 +947,7 @@ static void form_loop(uint64_t pc)
 		}
 	}
 	chain_length = body * copies;
-	loop_body = body;
-	loop_copies = copies;
+	return body;
 }
 
 /* Around a REP string instruction: its iterations count up in its counter and down in
@@ -1307,7 +1304,7 @@ static bool may_share_count(size_t k)
 	if (!is_jcc(last->insn.mnemonic))
 		return false;
 	uint64_t target = branch_target(last);
-	if (loop_copies > 1 && (next_is_taken(k - 1) || leaves_loop(target)))
+	if (loop_laid_out_again() && (next_is_taken(k - 1) || leaves_loop(target)))
 		return true; /* a tight loop's way out (form_loop) */
 	return target > last->pc + FAR_BRANCH;
 }
@@ -1333,10 +1330,7 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 		/* One-off translations end where their block does. */
 		bool chain_fall = registered && decode_limit == BLOCK_MAX_INSNS;
 		enum exit_kind start = decode_chain(app_pc, chain_fall);
-		loop_body = 0; /* no loop, unless form_loop finds one */
-		loop_copies = 1;
-		if (start == EXIT_DIRECT && chain_fall)
-			form_loop(app_pc);
+		loop_body = start == EXIT_DIRECT && chain_fall ? form_loop(app_pc) : 0;
 		if (start == EXIT_DIRECT)
 			instrument_chain();
 		translate_stats.blocks++;
