@@ -146,6 +146,19 @@ static uint64_t exit_pc(const struct jit_thread *t, const struct jit_exit *rec)
 	}
 }
 
+/* Before f takes the table slot of its target from another fragment: f's entry passes
+ * the others on to that one. (Retiring any fragment empties the tables: an occupant is
+ * current.) */
+static void keep_slot_occupant(struct jit_thread *t, uint64_t target, struct fragment *f)
+{
+	const uint8_t *entry = thread_ibl_entry(t, target);
+	if (!entry || entry == f->indirect_entry || !threads_may_link())
+		return;
+	struct fragment *occupant = fragment_lookup(translate_entry_pc(entry));
+	if (occupant && occupant->indirect_entry == entry)
+		fragment_link_mismatch(f, occupant);
+}
+
 void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* Where the thread is, for a thread that stopped the world and reads its registers
@@ -272,7 +285,9 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 	 * target.) */
 	if (exit.kind == EXIT_DIRECT && own_target)
 		link_exit(rec, f);
-	if (exit.kind == EXIT_INDIRECT)
+	if (exit.kind == EXIT_INDIRECT) {
+		keep_slot_occupant(t, next, f);
 		thread_ibl_install(t, next, f->indirect_entry);
+	}
 	t->jump_target = (uint64_t)f->cache_pc;
 }

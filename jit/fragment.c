@@ -355,6 +355,37 @@ const struct insn_map *fragment_insn_at(const struct fragment *f, uint64_t cache
 	return best;
 }
 
+/* The fragment whose entry f's mismatch jump leads to, if linked. */
+static struct fragment *mismatch_next(const struct fragment *f)
+{
+	const struct jit_exit *e = f->mismatch_link;
+	return e && e->linked ? fragment_lookup(e->target) : NULL;
+}
+
+void fragment_link_mismatch(struct fragment *f, struct fragment *g)
+{
+	enum { MAX_ENTRIES_AFTER = 3 };
+	if (mismatch_next(f) || !rel32_reaches(f->mismatch_field, g->indirect_entry))
+		return;
+	const struct fragment *h = g;
+	for (int n = 0; h; n++, h = mismatch_next(h))
+		if (h == f || n == MAX_ENTRIES_AFTER)
+			return;
+	struct jit_exit *e = f->mismatch_link;
+	if (!e) {
+		/* (its stub: the jump to the lookup's miss right after the mismatch jump) */
+		e = fragment_new_exit(EXIT_DIRECT, g->app_pc);
+		if (!e)
+			return;
+		e->branch_field = f->mismatch_field;
+		e->stub = f->mismatch_field + 4;
+		f->mismatch_link = e;
+	}
+	e->target = g->app_pc;
+	patch_rel32(e->branch_field, g->indirect_entry);
+	e->linked = true;
+}
+
 void fragment_unlink_exit(struct jit_exit *e)
 {
 	if (e->falls_through)

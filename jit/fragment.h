@@ -71,9 +71,11 @@ struct fragment {
 	uint64_t app_pc;
 	uint64_t app_end;	 /* one past the last app byte translated or looked at */
 	uint8_t *indirect_entry; /* where indirect branches enter: checks the target first */
-	uint8_t *cache_pc;	 /* where direct branches enter */
-	uint32_t cache_size;	 /* from indirect_entry to the end of the exit stubs */
-	struct jit_exit **exits; /* its direct exits, for unlinking just this fragment */
+	uint8_t *mismatch_field; /* the rel32 of the entry's jump when the target is another */
+	struct jit_exit *mismatch_link; /* (fragment_link_mismatch; NULL: never linked) */
+	uint8_t *cache_pc;		/* where direct branches enter */
+	uint32_t cache_size;		/* from indirect_entry to the end of the exit stubs */
+	struct jit_exit **exits;	/* its direct exits, for unlinking just this fragment */
 	uint32_t exit_count;
 	uint32_t insn_count;
 	struct insn_map *insns;
@@ -96,6 +98,13 @@ void fragment_index(struct fragment *f);
 
 /* The app pc of the instruction whose translation holds cache pc (NULL map: f's start). */
 const struct insn_map *fragment_insn_at(const struct fragment *f, uint64_t cache_pc);
+
+/* Sends the indirect branches that enter f for another target on to g's indirect entry
+ * (both targets take the same slot of a thread's lookup table): a pair of hot targets of
+ * one slot no longer evict each other, each miss a trip through the dispatcher. Not when
+ * f's entry is linked already, out of rel32 reach, or when the entries g's leads through
+ * are many or include f's. Retiring g unlinks it, as a direct exit into g. */
+void fragment_link_mismatch(struct fragment *f, struct fragment *g);
 
 /* Points e's branch back at its stub. */
 void fragment_unlink_exit(struct jit_exit *e);

@@ -257,6 +257,12 @@ void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *en
 	ibl_table(t)[app_pc & (IBL_ENTRIES - 1)] = (uint64_t)entry;
 }
 
+const uint8_t *thread_ibl_entry(struct jit_thread *t, uint64_t app_pc)
+{
+	uint64_t entry = ibl_table(t)[app_pc & (IBL_ENTRIES - 1)];
+	return entry == (uint64_t)jit_ibl_miss ? NULL : (const uint8_t *)entry;
+}
+
 size_t threads_xsave_size(void)
 {
 	return xsave_size;

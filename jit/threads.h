@@ -61,6 +61,8 @@ static inline struct jit_thread *thread_current(void)
 void thread_clear_ibl(struct jit_thread *t);
 /* Points t's indirect-branch table slot for app_pc at a fragment's indirect entry. */
 void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *entry);
+/* The indirect entry t's table slot for app_pc points at (NULL: none). */
+const uint8_t *thread_ibl_entry(struct jit_thread *t, uint64_t app_pc);
 
 /* Safe points (jit_request_safe_point): t is asked to stop at its block's end. While any
  * thread is asked, no branch is linked, so that it leaves the cache there even through

@@ -105,6 +105,7 @@ struct translation {
 	uint8_t *block_code[MAX_CHAIN];
 	uint8_t *block_entry[MAX_CHAIN];
 	uint8_t *block_direct_entry[MAX_CHAIN];
+	uint8_t *block_mismatch[MAX_CHAIN]; /* the rel32 of its indirect entry's mismatch jump */
 	struct pending_uncount uncounts[MAX_CHAIN];
 	int uncount_count;
 	/* one past the app bytes the code was made from, beyond the blocks' own: those that
@@ -331,8 +332,10 @@ static void emit_rcx_plus(struct emitter *e, uint64_t value, bool near)
 /* A fragment's indirect entry: the lookup lands here with the app target in %rcx and the
  * app's %rax/%rcx in their slots. Compares the target with this fragment's app pc using
  * lea and jrcxz, so flags stay the app's: with the pc as lea's displacement when it fits
- * (a non-PIE executable's code, below 2 GiB), else through %rax. */
-static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
+ * (a non-PIE executable's code, below 2 GiB), else through %rax (translate_entry_pc reads
+ * the pc back). On a mismatch, a linkable jump: to the lookup's miss, or to the entry of
+ * another target of the same table slot (fragment_link_mismatch). Returns its rel32. */
+static uint8_t *emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 {
 	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01}; /* lea 1(%rax),%rax */
 	bool near = app_pc < (1ull << 31);
@@ -341,6 +344,9 @@ static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 	uint8_t *over = e->cur;
 	emit_u8(e, 0);
 	emit_rcx_plus(e, app_pc, near);
+	uint8_t *mismatch = emit_jmp_rel32(e, e->cur);
+	if (!e->overflow)
+		patch_rel32(mismatch, e->cur);
 	emit_jmp_gs(e, TB_IBL_MISS);
 	if (!e->overflow)
 		*over = (uint8_t)(e->cur - (over + 1));
@@ -351,6 +357,20 @@ static void emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 	}
 	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	return mismatch;
+}
+
+uint64_t translate_entry_pc(const uint8_t *entry)
+{
+	static const uint8_t lea_d32[] = {0x48, 0x8d, 0x89};
+	int32_t near;
+	uint64_t far;
+	if (!memcmp(entry, lea_d32, sizeof lea_d32)) {
+		memcpy(&near, entry + sizeof lea_d32, sizeof near);
+		return 0 - (uint64_t)(int64_t)near;
+	}
+	memcpy(&far, entry + 2, sizeof far); /* movabs $-pc,%rax */
+	return 0 - far;
 }
 
 /* Loads the target of an indirect call/jmp into %rcx, computed exactly as the original
@@ -1141,7 +1161,7 @@ static void emit_chain_entry(struct translation *t, size_t k)
 		patch_branch(t, emit_jmp_rel32_local(&t->e), t->block_code[k]);
 	}
 	t->block_entry[k] = t->e.cur;
-	emit_indirect_entry(&t->e, chain[k].start_pc);
+	t->block_mismatch[k] = emit_indirect_entry(&t->e, chain[k].start_pc);
 	patch_branch(t, emit_jmp_rel32_local(&t->e), t->block_direct_entry[k]);
 }
 
@@ -1220,6 +1240,7 @@ static void enter_chain_blocks(const struct translation *t, const struct fragmen
 		    .app_pc = pc,
 		    .app_end = f->app_end,
 		    .indirect_entry = t->block_entry[k],
+		    .mismatch_field = t->block_mismatch[k],
 		    .cache_pc = t->block_direct_entry[k],
 		    .inside = f,
 		};
@@ -1239,7 +1260,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	if (!code || !f)
 		return NULL;
 	struct translation t = {.e = {code, code, code + room}, .fragment = f, .app_pc = app_pc};
-	emit_indirect_entry(&t.e, app_pc);
+	uint8_t *mismatch = emit_indirect_entry(&t.e, app_pc);
 	uint8_t *body = t.e.cur;
 	if (start != EXIT_DIRECT)
 		emit_inline_exit(&t, start, app_pc);
@@ -1265,6 +1286,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	    .app_pc = app_pc,
 	    .app_end = app_end,
 	    .indirect_entry = code,
+	    .mismatch_field = mismatch,
 	    .cache_pc = body,
 	    .cache_size = (uint32_t)(t.e.cur - code),
 	    .exits = exits,

@@ -35,6 +35,9 @@ void translate_forget_readable_range(uint64_t addr, uint64_t len);
  * jumping there enters the dispatcher with rec. NULL when out of memory. */
 uint8_t *translate_lasting_stub(const struct jit_exit *rec);
 
+/* The app pc that a fragment's indirect entry (fragment.h) lets in. */
+uint64_t translate_entry_pc(const uint8_t *entry);
+
 /* The shared exit record for indirect-branch misses (never linked). */
 extern struct jit_exit translate_indirect_exit;
 
