@@ -46,9 +46,11 @@ static const struct knob shared_knobs[] = {
     {"-bbv:interval", KNOB_UINT, offsetof(struct shared_knobs, analysis.bbv_interval), "N",
      "instructions per -bbv interval", 1000000000000ull, NULL},
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
-    SHARED("-jit:held_marks", KNOB_BOOL, jit_held_marks, NULL,
-	   "-footprint's memory marks hold registers across runs of instructions (0: every mark "
-	   "sets its registers aside alone)"),
+    {"-jit:held_marks", KNOB_UINT, offsetof(struct shared_knobs, jit_held_marks), "N",
+     "-footprint's memory marks hold registers across runs of instructions (0: every mark "
+     "sets its registers aside alone; 2: lines by shifts, not pext, as on CPUs where pext is "
+     "slow)",
+     2, NULL},
     SHARED("-appdebug", KNOB_BOOL, debug.on, NULL,
 	   "debug the app with gdb: a stub on 127.0.0.1 waits for gdb before the first "
 	   "instruction"),
@@ -70,7 +72,7 @@ bool shared_knobs_init(struct shared_knobs *k)
 	k->analysis.bbv_interval = 10000000;
 	k->analysis.vprofile.values_kept = VPROF_DEFAULT_VALUES_KEPT;
 	k->analysis.vprofile.sample = 1;
-	k->jit_held_marks = true;
+	k->jit_held_marks = 1;
 	return k->control != NULL;
 }
 

@@ -6,12 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum { HELD_MARKS_NEVER, HELD_MARKS_FAST, HELD_MARKS_SHIFTS };
+
 struct jit_config {
 	/* App code pages are never executable, so any escape from the cache faults. */
 	bool check_native_exec;
 	bool stats;
-	/* Memory marks may hold registers across runs of instructions (memory_marks.h). */
-	bool held_marks;
+	/* Memory marks may hold registers across runs of instructions (memory_marks.h):
+	 * HELD_MARKS_NEVER, _FAST (pext where the CPU runs it fast), _SHIFTS (never pext). */
+	uint8_t held_marks;
 	/* Self-test of check_native_exec: leave the cache once, on purpose (never in use). */
 	bool selftest_escape;
 	/* Follow execve under the JIT by re-executing the driver with the same knobs. */

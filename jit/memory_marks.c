@@ -6,6 +6,9 @@
 #include "operand_address.h"
 #include "thread_block.h"
 
+/* The bits of an address that make its line: 6..46. */
+#define LINE_BITS_MASK 0x00007fffffffffc0ull
+
 bool memory_marks_wanted(const struct block_insn *bi)
 {
 	if (jit_insn_is_rep_string(&bi->insn) || !jit_insn_accesses_memory(&bi->insn))
@@ -99,6 +102,29 @@ static bool has_bmi2(void)
 	return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 8));
 }
 
+/* Whether pext runs in one cycle's throughput: on Intel's BMI2 CPUs and AMD's from Zen 3
+ * (family 19h) on; AMD's before microcode it, tens of cycles a bit of its mask. */
+static bool pext_is_fast(void)
+{
+	unsigned eax, ebx, ecx, edx;
+	if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
+		return false;
+	bool intel = ebx == 0x756e6547 && edx == 0x49656e69 && ecx == 0x6c65746e; /* GenuineIntel */
+	bool amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;	  /* AuthenticAMD */
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+		return false;
+	unsigned family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
+	return intel || (amd && family >= 0x19);
+}
+
+static bool use_pext(void)
+{
+	static int fast = -1;
+	if (fast < 0)
+		fast = pext_is_fast();
+	return fast && jit_config.held_marks == HELD_MARKS_FAST;
+}
+
 static uint16_t gpr_bit(ZydisRegister r)
 {
 	int id = gpr_number(r);
@@ -115,7 +141,7 @@ bool held_marks_choose(const struct jit_block *b, struct held_marks *h)
 	static int bmi2 = -1;
 	if (bmi2 < 0)
 		bmi2 = has_bmi2();
-	if (!bmi2 || !jit_config.held_marks)
+	if (!bmi2 || jit_config.held_marks == HELD_MARKS_NEVER)
 		return false;
 	uint16_t used = 0;
 	for (size_t i = 0; i < b->length; i++) {
@@ -138,7 +164,7 @@ bool held_marks_choose(const struct jit_block *b, struct held_marks *h)
 	*h = (struct held_marks){
 	    .regs = (uint16_t)((1u << chosen[0]) | (1u << chosen[1]) | (1u << chosen[2])),
 	    .line = (int8_t)chosen[0],
-	    .shift = (int8_t)chosen[1],
+	    .line_bits = (int8_t)chosen[1],
 	    .base = (int8_t)chosen[2],
 	};
 	return true;
@@ -159,11 +185,14 @@ static void for_each_held(struct emitter *e, const struct held_marks *h,
 void emit_held_marks_begin(struct emitter *e, const struct held_marks *h, int slot)
 {
 	for_each_held(e, h, emit_store_gs);
-	/* mov $23,%shift (32-bit: zero-extended) */
-	if (h->shift >= 8)
-		emit_u8(e, 0x41);
-	emit_u8(e, (uint8_t)(0xb8 + (h->shift & 7)));
-	emit_u32(e, 64 - 41);
+	if (use_pext()) {
+		emit_movabs(e, h->line_bits, LINE_BITS_MASK);
+	} else { /* mov $23,%line_bits (32-bit: zero-extended) */
+		if (h->line_bits >= 8)
+			emit_u8(e, 0x41);
+		emit_u8(e, (uint8_t)(0xb8 + (h->line_bits & 7)));
+		emit_u32(e, 64 - 41);
+	}
 	emit_load_gs(e, h->base, TB_CLIENT_SLOTS + 8u * (uint32_t)slot);
 }
 
@@ -185,16 +214,20 @@ static void emit_vex_w1(struct emitter *e, uint8_t map, uint8_t pp, int vvvv, ui
 	emit_u8(e, (uint8_t)(0xc0 | ((reg & 7) << 3) | (rm & 7)));
 }
 
-/* line = address bits 6..46, from the address in it, with no flag touched: rotated right
- * by 6 (rorx), then shifted left and right by 23 (shlx, shrx: bits 47..63 and the rotated
- * low bits drop out). */
+/* line = address bits 6..46, from the address in it, with no flag touched: gathered by
+ * pext under the mask, or rotated right by 6 (rorx), then shifted left and right by 23
+ * (shlx, shrx: bits 47..63 and the rotated low bits drop out). */
 static void emit_held_line(struct emitter *e, const struct held_marks *h)
 {
-	enum { MAP_0F38 = 2, MAP_0F3A = 3, PP_66 = 1, PP_F2 = 3 };
+	enum { MAP_0F38 = 2, MAP_0F3A = 3, PP_66 = 1, PP_F3 = 2, PP_F2 = 3 };
+	if (use_pext()) {
+		emit_vex_w1(e, MAP_0F38, PP_F3, h->line, 0xf5, h->line, h->line_bits); /* pext */
+		return;
+	}
 	emit_vex_w1(e, MAP_0F3A, PP_F2, 0, 0xf0, h->line, h->line); /* rorx */
 	emit_u8(e, 6);
-	emit_vex_w1(e, MAP_0F38, PP_66, h->shift, 0xf7, h->line, h->line); /* shlx */
-	emit_vex_w1(e, MAP_0F38, PP_F2, h->shift, 0xf7, h->line, h->line); /* shrx */
+	emit_vex_w1(e, MAP_0F38, PP_66, h->line_bits, 0xf7, h->line, h->line); /* shlx */
+	emit_vex_w1(e, MAP_0F38, PP_F2, h->line_bits, 0xf7, h->line, h->line); /* shrx */
 }
 
 /* movb $1,kind(%base,%line,2) */

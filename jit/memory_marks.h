@@ -17,14 +17,15 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 
 /* The same marks with three registers held across a run of a block's instructions: their
  * app values wait in TB_HELD_REGS (lowest register first) from emit_held_marks_begin to
- * emit_held_marks_end, one holds the map, one a shift count, and each line is then five
- * flag-free instructions (BMI2) that leave %rax and %rcx alone, where emit_memory_marks
- * sets aside %rax, %rcx and often the flags around every instruction. No instruction of
- * the run may name a held register (held_marks_choose) nor leave the block; a fault in
- * the run finds the app's values through the instruction's insn_map.held_regs. */
+ * emit_held_marks_end, one holds the map, one the mask of an address's line bits (or a
+ * shift count, where pext is slow), and each line is then three to five flag-free
+ * instructions (BMI2) that leave %rax and %rcx alone, where emit_memory_marks sets aside
+ * %rax, %rcx and often the flags around every instruction. No instruction of the run may
+ * name a held register (held_marks_choose) nor leave the block; a fault in the run finds
+ * the app's values through the instruction's insn_map.held_regs. */
 struct held_marks {
 	uint16_t regs; /* the three, as a mask */
-	int8_t line, shift, base;
+	int8_t line, line_bits, base;
 };
 
 /* Three registers no instruction of b names (as an operand, hidden or not, or in an

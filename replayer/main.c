@@ -251,8 +251,9 @@ int main(int argc, char **argv)
 	regs.rflags = first->rflags;
 	regs.fs_base = first->fs_base;
 	regs.gs_base = 0;
-	struct jit_run_options o = {
-	    .tool = "replayer", .stats = k.shared.jit_stats, .held_marks = k.shared.jit_held_marks};
+	struct jit_run_options o = {.tool = "replayer",
+				    .stats = k.shared.jit_stats,
+				    .held_marks = (unsigned)k.shared.jit_held_marks};
 	if (replay_guarded()) {
 		o.watch_ms = 100;
 		o.watch = replay_guard_watch;

@@ -11,7 +11,8 @@ struct jit_run_options {
 	const char *tool;	  /* "logger": prefix of every message */
 	bool check_native_exec;	  /* app code pages never executable (tests) */
 	bool stats;		  /* -jit:stats */
-	bool held_marks;	  /* -jit:held_marks: memory marks may hold registers */
+	unsigned held_marks;	  /* -jit:held_marks: 0 never hold registers, 1 hold, 2 hold
+				   * and find lines without pext */
 	unsigned stress_stop_ms;  /* -jit:stress_stop_ms: stop the world this often (0: never) */
 	bool selftest_escape;	  /* -jit:selftest_escape: jump to app code natively once */
 	bool follow_execv;	  /* -follow_execv */

@@ -88,7 +88,7 @@ static struct jit_thread *start_runtime(const struct jit_run_options *o)
 	}
 	jit_config.check_native_exec = o->check_native_exec;
 	jit_config.stats = o->stats;
-	jit_config.held_marks = o->held_marks;
+	jit_config.held_marks = (uint8_t)o->held_marks;
 	jit_config.selftest_escape = o->selftest_escape;
 	jit_config.follow_execv = o->follow_execv;
 	jit_config.reexec_argv = o->reexec_argv;
