@@ -314,12 +314,13 @@ static void emit_indirect_lookup(struct translation *t)
 	emit_u32(&t->e, TB_IBL_TABLE);
 }
 
+static const uint8_t add_d32_to_rcx[] = {0x48, 0x8d, 0x89}; /* lea d32(%rcx),%rcx */
+
 /* %rcx += value (a pc, or its negation) without touching flags: a lea of %rcx and a 32-bit
- * displacement when near, else through %rax. */
+ * displacement when near, else through %rax (movabs, then lea). */
 static void emit_rcx_plus(struct emitter *e, uint64_t value, bool near)
 {
 	static const uint8_t add_rax_to_rcx[] = {0x48, 0x8d, 0x0c, 0x01}; /* lea (%rcx,%rax),%rcx */
-	static const uint8_t add_d32_to_rcx[] = {0x48, 0x8d, 0x89};	  /* lea d32(%rcx),%rcx */
 	if (near) {
 		emit_bytes(e, add_d32_to_rcx, sizeof add_d32_to_rcx);
 		emit_u32(e, (uint32_t)value);
@@ -360,16 +361,17 @@ static uint8_t *emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 	return mismatch;
 }
 
+/* The entry starts with emit_rcx_plus(-pc): lea's displacement, or movabs's immediate. */
 uint64_t translate_entry_pc(const uint8_t *entry)
 {
-	static const uint8_t lea_d32[] = {0x48, 0x8d, 0x89};
+	enum { MOVABS_IMM = 2 }; /* REX.W and the opcode before the immediate */
 	int32_t near;
 	uint64_t far;
-	if (!memcmp(entry, lea_d32, sizeof lea_d32)) {
-		memcpy(&near, entry + sizeof lea_d32, sizeof near);
+	if (!memcmp(entry, add_d32_to_rcx, sizeof add_d32_to_rcx)) {
+		memcpy(&near, entry + sizeof add_d32_to_rcx, sizeof near);
 		return 0 - (uint64_t)(int64_t)near;
 	}
-	memcpy(&far, entry + 2, sizeof far); /* movabs $-pc,%rax */
+	memcpy(&far, entry + MOVABS_IMM, sizeof far);
 	return 0 - far;
 }
 
