@@ -3,6 +3,7 @@
 #include <cpuid.h>
 
 #include "config.h"
+#include "cpu_id.h"
 #include "operand_address.h"
 #include "thread_block.h"
 
@@ -106,15 +107,7 @@ static bool has_bmi2(void)
  * (family 19h) on; AMD's before microcode it, tens of cycles a bit of its mask. */
 static bool pext_is_fast(void)
 {
-	unsigned eax, ebx, ecx, edx;
-	if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
-		return false;
-	bool intel = ebx == 0x756e6547 && edx == 0x49656e69 && ecx == 0x6c65746e; /* GenuineIntel */
-	bool amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;	  /* AuthenticAMD */
-	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-		return false;
-	unsigned family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
-	return intel || (amd && family >= 0x19);
+	return cpu_is_intel() || (cpu_is_amd() && cpu_family() >= 0x19);
 }
 
 static bool use_pext(void)

@@ -35,8 +35,8 @@ uint8_t *emit_jcc_rel32_local(struct emitter *e, unsigned condition);
 uint8_t *emit_jmp_rel32_local(struct emitter *e);
 bool rel32_reaches(const uint8_t *rel32_field, const uint8_t *target);
 void patch_rel32(uint8_t *rel32_field, const uint8_t *target);
-/* Where code falls through into code that may have to be left instead: a 5-byte NOP inside
- * one aligned 8-byte word (padded before), which patch_fall_through turns into a jmp to
+/* Where code falls through into code that may have to be left instead: a 5-byte NOP (padded
+ * before, to be patched with one store), which patch_fall_through turns into a jmp to
  * `jump_to` or (NULL) back into the NOP, atomically for a thread running it. */
 enum { FALL_THROUGH_SITE_LENGTH = 5 };
 uint8_t *emit_fall_through_site(struct emitter *e);
