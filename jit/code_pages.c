@@ -77,6 +77,16 @@ void code_pages_translated(uint64_t start, uint64_t end)
 	}
 }
 
+bool code_pages_may_change(uint64_t start, uint64_t end)
+{
+	for (uint64_t page = start & ~(uint64_t)(PAGE - 1); page < end; page += PAGE) {
+		uint32_t prot;
+		if (is_protected(page) || (app_prot_of(page, &prot) && (prot & PROT_WRITE)))
+			return true;
+	}
+	return false;
+}
+
 /* The runtime lock, taken from a fault handler unless the thread holds it already: true
  * when it was taken here (to release with unlock_after_fault). */
 static bool lock_for_fault(struct jit_thread **t)

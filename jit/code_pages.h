@@ -10,6 +10,10 @@
 /* Code from [start, end) was just translated: protect its writable pages. */
 void code_pages_translated(uint64_t start, uint64_t end);
 
+/* Whether the app may write code in [start, end) without changing its mapping (a page
+ * writable for the app, protected here or not yet). */
+bool code_pages_may_change(uint64_t start, uint64_t end);
+
 /* A write fault at addr: true when it hit a protected code page (now writable again, the
  * translations retired, so the write can be retried). */
 bool code_pages_write_fault(uint64_t addr);

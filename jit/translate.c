@@ -99,6 +99,10 @@ struct translation {
 	bool falls_into_next;
 	/* ... through its conditional branch taken, not through its fall-through path */
 	bool next_is_taken;
+	/* the block has a callout (a client's, a budget check's, a full trace buffer's) */
+	bool block_calls_out;
+	/* the app may write the chain's code where it is (code_pages_may_change) */
+	bool code_may_change;
 	size_t block_index;
 	/* where each block of the chain after the first starts, its indirect entry, and where
 	 * a branch from elsewhere enters it (its code, or what adds its group's count first) */
@@ -550,6 +554,7 @@ static struct jit_exit *new_callout_exit(struct translation *t, const struct blo
 		t->failed = true;
 		return NULL;
 	}
+	t->block_calls_out = true;
 	rec->callout = c->fn;
 	rec->callout_arg = c->arg;
 	rec->block_remaining = block_remaining;
@@ -1136,6 +1141,33 @@ static void emit_chained_block_end(struct translation *t, uint64_t next_pc)
 	t->exits[t->exit_count++] = (struct pending_exit){rec, site, NULL};
 }
 
+/* Whether the thread may have to leave the cache where the block falls through into the
+ * next one: when a callout of the block asks for it (a region's transition at the end of
+ * the event's block, seed 000; a signal that came meanwhile), when a safe point is wanted
+ * now (the thread stops at its block's end), or when the app may write the chain's code
+ * (a block that writes the next one retires the translation, and must run the new code).
+ * Elsewhere a thread made to leave (a signal, a stopped world, a retirement) does so at
+ * the chain's next exit, also a block's end; a site there would cost every run of the
+ * block a NOP (and its padding). */
+static bool needs_fall_through_site(const struct translation *t)
+{
+	return t->block_calls_out || !threads_may_link() || t->code_may_change;
+}
+
+/* The app bytes of the chain, from its lowest block to the end of its highest. */
+static bool chain_code_may_change(void)
+{
+	uint64_t low = UINT64_MAX, high = 0;
+	for (size_t k = 0; k < chain_length; k++) {
+		const struct block_insn *last = &chain[k].insns[chain[k].length - 1];
+		if (chain[k].start_pc < low)
+			low = chain[k].start_pc;
+		if (last->pc + last->insn.length > high)
+			high = last->pc + last->insn.length;
+	}
+	return code_pages_may_change(low, high);
+}
+
 /* The taken paths of the branches out of the middle of count groups. */
 static void emit_group_uncounts(struct translation *t)
 {
@@ -1171,14 +1203,16 @@ static void emit_chain_entry(struct translation *t, size_t k)
  * code off their paths: checks' callouts, exit stubs, constants. */
 static bool emit_fragment(struct translation *t)
 {
+	t->code_may_change = chain_length > 1 && chain_code_may_change();
 	for (size_t k = 0; k < chain_length; k++) {
 		block = chain[k];
 		t->block_index = k;
 		t->block_code[k] = t->e.cur;
 		t->falls_into_next = k + 1 < chain_length;
 		t->next_is_taken = next_is_taken(k);
+		t->block_calls_out = false;
 		emit_basic_block(t);
-		if (t->falls_into_next)
+		if (t->falls_into_next && needs_fall_through_site(t))
 			emit_chained_block_end(t, chain[k + 1].start_pc);
 	}
 	emit_group_uncounts(t);
