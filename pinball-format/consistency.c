@@ -281,11 +281,19 @@ const char *consistency_slice(struct consistency *c, const struct pinball_slice 
 	return NULL;
 }
 
-const char *consistency_finish(struct consistency *c)
+const char *consistency_map_end(struct consistency *c)
 {
 	const struct range *r = overlap(c->maps, c->nmaps);
-	if (r)
-		return say(c, "memory map entries overlap at 0x%lx-0x%lx", r->start, r->end);
+	c->maps_sorted = true;
+	return r ? say(c, "memory map entries overlap at 0x%lx-0x%lx", r->start, r->end) : NULL;
+}
+
+const char *consistency_finish(struct consistency *c)
+{
+	const char *bad = consistency_map_end(c);
+	if (bad)
+		return bad;
+	const struct range *r;
 	if ((r = overlap(c->pages, c->npages)))
 		return say(c, "page 0x%lx is recorded twice", r->start);
 	for (size_t i = 0; i < c->ntids; i++) {

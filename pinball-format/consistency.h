@@ -26,6 +26,10 @@ const char *consistency_page(struct consistency *c, const struct pinball_page *p
 const char *consistency_event(struct consistency *c, uint32_t tid, const struct pinball_event *e);
 const char *consistency_slice(struct consistency *c, const struct pinball_slice *s);
 
+/* After the memory map's last entry: that no two overlap (a replayer maps each as it comes
+ * only once the whole map passed). */
+const char *consistency_map_end(struct consistency *c);
+
 /* After every record: the checks across parts. */
 const char *consistency_finish(struct consistency *c);
 

@@ -83,6 +83,20 @@ static int check_totals(struct pinball_cursor *c)
 	return -1;
 }
 
+/* The record is in `out` (NULL: the part ended): on a checked reader, 1 (0 at the end) when
+ * it passes the checks, else -1 with what is wrong (as pinball_verify says it). */
+static int checked(struct pinball_cursor *c, const void *out)
+{
+	const char *bad = !c->r->check ? NULL
+			  : out	       ? reader_check_record(c, out)
+				       : reader_check_part_end(c);
+	if (!bad)
+		return out != NULL;
+	c->failed = true;
+	snprintf(c->err, sizeof c->err, "%s.%s: %s", c->r->base, c->info->name, bad);
+	return -1;
+}
+
 /* Unpacks the next record of the part as a `desc` message: 1, 0 at the end, -1. */
 static int next_message(struct pinball_cursor *c, enum part_type want,
 			const ProtobufCMessageDescriptor *desc, void **msg)
@@ -97,11 +111,12 @@ static int next_message(struct pinball_cursor *c, enum part_type want,
 	const uint8_t *rec;
 	size_t len;
 	int got = part_reader_next(&c->pr, &rec, &len);
-	if (got <= 0) {
-		if (got < 0)
-			c->failed = true;
-		return got < 0 ? -1 : check_totals(c);
+	if (got < 0) {
+		c->failed = true;
+		return -1;
 	}
+	if (got == 0)
+		return check_totals(c) ? -1 : checked(c, NULL);
 	arena_reset(&c->arena);
 	*msg = protobuf_c_message_unpack(desc, &c->arena.pb, len, rec);
 	if (!*msg)
@@ -120,28 +135,28 @@ int pinball_next_thread(struct pinball_cursor *c, struct pinball_thread *out)
 	enum part_type want = c->type == PART_END ? PART_END : PART_THREADS;
 	DECODE(c, want, pinball__thread__descriptor, Pinball__Thread, pt);
 	const char *why = thread_from_pb(pt, out);
-	return why ? fail(c, why) : 1;
+	return why ? fail(c, why) : checked(c, out);
 }
 
 int pinball_next_map(struct pinball_cursor *c, struct pinball_map_entry *out)
 {
 	DECODE(c, PART_MEMMAP, pinball__map_entry__descriptor, Pinball__MapEntry, pm);
 	map_from_pb(pm, out);
-	return 1;
+	return checked(c, out);
 }
 
 int pinball_next_page(struct pinball_cursor *c, struct pinball_page *out)
 {
 	DECODE(c, PART_PAGES, pinball__page__descriptor, Pinball__Page, pp);
 	const char *why = page_from_pb(pp, c->r->header.page_size, out);
-	return why ? fail(c, why) : 1;
+	return why ? fail(c, why) : checked(c, out);
 }
 
 int pinball_next_event(struct pinball_cursor *c, struct pinball_event *out)
 {
 	DECODE(c, PART_EVENTS, pinball__event__descriptor, Pinball__Event, pe);
 	const char *why = event_from_pb(pe, out, &c->arena);
-	return why ? fail(c, why) : 1;
+	return why ? fail(c, why) : checked(c, out);
 }
 
 int pinball_next_slice(struct pinball_cursor *c, struct pinball_slice *out)
@@ -149,5 +164,5 @@ int pinball_next_slice(struct pinball_cursor *c, struct pinball_slice *out)
 	DECODE(c, PART_SCHEDULE, pinball__slice__descriptor, Pinball__Slice, ps);
 	out->tid = ps->tid;
 	out->instructions = ps->instructions;
-	return 1;
+	return checked(c, out);
 }

@@ -336,6 +336,14 @@ void pinball_cursor_close(struct pinball_cursor *c);
 /* Reads every record of every part and checks them against P.meta. 0 when intact; else -1
  * with the first problem in err. */
 int pinball_verify(const char *basename, char err[PINBALL_ERR_MAX]);
+/* The same in one reading with a reader's own: after pinball_reader_check (before any
+ * cursor is opened), every record a cursor returns has passed pinball_verify's checks of a
+ * record (a record that fails is the cursor's error, worded as pinball_verify words it);
+ * pinball_reader_checked then reads what no cursor read to its end, and makes the checks
+ * across records and parts. 0, or -1 with the problem in err. A replayer acts on each
+ * record as it comes, and on the whole only once pinball_reader_checked said 0. */
+int pinball_reader_check(struct pinball_reader *r, char err[PINBALL_ERR_MAX]);
+int pinball_reader_checked(struct pinball_reader *r, char err[PINBALL_ERR_MAX]);
 
 /* What is wrong with an xsave image in standard format (len bytes) for the state components
  * xcr0 enables: NULL when XRSTOR would take it. */

@@ -151,6 +151,7 @@ void pinball_reader_close(struct pinball_reader *r)
 {
 	if (!r)
 		return;
+	reader_check_free(r->check);
 	if (r->meta)
 		pinball__meta__free_unpacked(r->meta, NULL);
 	arena_destroy(&r->arena);

@@ -9,6 +9,8 @@
 
 enum part_type { PART_THREADS, PART_MEMMAP, PART_PAGES, PART_EVENTS, PART_SCHEDULE, PART_END };
 
+struct reader_check; /* verify.c */
+
 struct pinball_reader {
 	char *base;
 	uint8_t id[PINBALL_ID_SIZE];
@@ -20,6 +22,7 @@ struct pinball_reader {
 	struct pinball_part_info *parts;
 	enum part_type *types;
 	size_t nparts;
+	struct reader_check *check; /* pinball_reader_check: every record read is checked */
 };
 
 struct pinball_cursor {
@@ -31,6 +34,12 @@ struct pinball_cursor {
 	bool failed;
 	char err[PINBALL_ERR_MAX];
 };
+
+/* For a checked reader (verify.c): notes a record the cursor read, or that the cursor read
+ * its part to the end; NULL, or what is wrong. */
+const char *reader_check_record(const struct pinball_cursor *c, const void *record);
+const char *reader_check_part_end(const struct pinball_cursor *c);
+void reader_check_free(struct reader_check *k);
 
 /* The type of a part name; -1 if the name is not one the format defines. */
 int part_type_of(const char *name, uint32_t *tid);

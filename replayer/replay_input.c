@@ -328,11 +328,16 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 {
 	memset(in, 0, sizeof *in);
 	char perr[PINBALL_ERR_MAX];
-	if (pinball_verify(basename, perr))
-		return replay_input_fail(err, errlen, 2, "%s", perr);
+	/* One reading, checked as pinball_verify checks: each record before it is used, the
+	 * whole before the replay begins (decoding the pinball twice, verifying then loading,
+	 * made a replay slower than the recording). */
 	struct pinball_reader *r = pinball_reader_open(basename, perr);
 	if (!r)
 		return replay_input_fail(err, errlen, 2, "%s", perr);
+	if (pinball_reader_check(r, perr)) {
+		pinball_reader_close(r);
+		return replay_input_fail(err, errlen, 2, "%s", perr);
+	}
 	size_t cap = 0;
 	int rc = check_machine(pinball_reader_header(r), err, errlen);
 	if (!rc)
@@ -347,6 +352,8 @@ int replay_input_load(const char *basename, struct replay_input *in, char *err, 
 		rc = read_events(r, in, &cap, err, errlen);
 	if (!rc)
 		rc = read_schedule(r, in, err, errlen);
+	if (!rc && pinball_reader_checked(r, perr))
+		rc = replay_input_fail(err, errlen, 2, "%s", perr);
 	if (!rc && !in->nthreads)
 		rc = replay_input_fail(err, errlen, 2, "the pinball has no thread");
 	if (!rc)

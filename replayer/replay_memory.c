@@ -62,35 +62,54 @@ static int hold_brk(struct replay_input *in, const struct pinball_map_entry *m, 
 	return rc;
 }
 
-/* Every recorded mapping at its address, writable until the pages are in; the views of a
+/* One recorded mapping at its address, writable until the pages are in; the views of a
  * shared file on its memory file (shared_files.h). */
+static int map_one(struct replay_input *in, const struct pinball_map_entry *m, char *err,
+		   size_t errlen)
+{
+	if (m->path && !strcmp(m->path, "[brk]"))
+		return hold_brk(in, m, err, errlen);
+	int fd = shared_file_flags(m->flags) && m->path && m->path[0] == '/'
+		     ? shared_file_memfd(m->path)
+		     : -1;
+	int rc = map_fixed(m->start, m->end - m->start, PROT_READ | PROT_WRITE, 0, fd, m->offset,
+			   err, errlen);
+	if (!rc && !hold(in, m->start, m->end, m->prot, RANGE_RECORDED))
+		rc = replay_input_fail(err, errlen, 2, "out of memory");
+	if (!rc)
+		jit_app_map_adopt(&(struct jit_app_mapping){m->start, m->end, m->prot, m->flags,
+							    m->offset, m->path});
+	return rc;
+}
+
+/* Every recorded mapping, once the whole map is read (and its entries found apart). */
 static int map_recorded(const struct pinball_reader *r, struct replay_input *in, char *err,
 			size_t errlen)
 {
 	struct pinball_cursor *c = pinball_cursor_open(r, "memmap", err);
 	if (!c)
 		return 2;
-	struct pinball_map_entry m;
+	struct pinball_map_entry m, *map = NULL;
+	size_t n = 0, cap = 0;
 	int got, rc = 0;
 	while (!rc && (got = pinball_next_map(c, &m)) == 1) {
-		if (m.path && !strcmp(m.path, "[brk]")) {
-			rc = hold_brk(in, &m, err, errlen);
-			continue;
-		}
-		int fd = shared_file_flags(m.flags) && m.path && m.path[0] == '/'
-			     ? shared_file_memfd(m.path)
-			     : -1;
-		rc = map_fixed(m.start, m.end - m.start, PROT_READ | PROT_WRITE, 0, fd, m.offset,
-			       err, errlen);
-		if (!rc && !hold(in, m.start, m.end, m.prot, RANGE_RECORDED))
+		struct pinball_map_entry *grown =
+		    replay_input_grow(map, n, &cap, sizeof *grown, 64);
+		if (grown)
+			map = grown;
+		if (!grown || (m.path && !(m.path = strdup(m.path))))
 			rc = replay_input_fail(err, errlen, 2, "out of memory");
-		if (!rc)
-			jit_app_map_adopt(&(struct jit_app_mapping){m.start, m.end, m.prot, m.flags,
-								    m.offset, m.path});
+		else
+			map[n++] = m;
 	}
 	if (!rc && got < 0)
 		rc = replay_input_fail(err, errlen, 2, "%s", pinball_cursor_error(c));
 	pinball_cursor_close(c);
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = map_one(in, &map[i], err, errlen);
+	for (size_t i = 0; i < n; i++)
+		free((char *)map[i].path);
+	free(map);
 	return rc;
 }
 
