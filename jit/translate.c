@@ -9,6 +9,7 @@
 #include "code_pages.h"
 #include "config.h"
 #include "count_groups.h"
+#include "count_place.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
 #include "instruction_count.h"
@@ -1011,17 +1012,31 @@ static bool has_memory_marks(const struct jit_block *b)
 
 /* One copy of the block's code; `traced`: with its trace record (else only the record's
  * room check, a copy for jit_insert_trace_skip). */
+enum { EMIT_KEEP_FLAGS = -2 };
+
+/* The block's counter updates: a plain add (how -1), through %rax kept in the thread block
+ * (EMIT_KEEP_FLAGS), or through a dead register (count_place.h). */
+static void emit_counters(struct translation *t, int how)
+{
+	for (size_t i = 0; i < block.counter_count; i++) {
+		uint32_t off = slot_offset(block.counters[i].slot);
+		if (how == EMIT_KEEP_FLAGS)
+			emit_add_gs_keep_flags(&t->e, off, block.counters[i].amount);
+		else if (how >= 0)
+			emit_add_gs_through(&t->e, how, off, block.counters[i].amount);
+		else
+			emit_add_gs(&t->e, off, block.counters[i].amount);
+	}
+}
+
 static void emit_copy_of_block(struct translation *t, bool traced)
 {
 	bool keep_flags =
 	    (block.counter_count || block.budget_count) && block_flags_live_from(&block, 0);
-	for (size_t i = 0; i < block.counter_count; i++) {
-		uint32_t off = slot_offset(block.counters[i].slot);
-		if (keep_flags)
-			emit_add_gs_keep_flags(&t->e, off, block.counters[i].amount);
-		else
-			emit_add_gs(&t->e, off, block.counters[i].amount);
-	}
+	struct count_place place = {0, -1};
+	bool placed = keep_flags && block.counter_count && count_place_find(&block, &place);
+	if (!placed)
+		emit_counters(t, keep_flags ? EMIT_KEEP_FLAGS : -1);
 	if (block.table_counter.table_slot >= 0)
 		emit_table_counter(&t->e, &block.table_counter, block_flags_live_from(&block, 0));
 	/* counted instructions from i to the end of the block's count group */
@@ -1046,6 +1061,8 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	int held_slot = -1;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
+		if (placed && i == place.before)
+			emit_counters(t, place.reg);
 		if (holding && !may_hold_across(bi)) {
 			emit_held_marks_end(&t->e, &held);
 			holding = false;

@@ -239,14 +239,21 @@ void emit_add_gs(struct emitter *e, uint32_t off, uint32_t amount)
 	emit_u32(e, amount);
 }
 
+void emit_add_gs_through(struct emitter *e, int reg, uint32_t off, uint32_t amount)
+{
+	emit_load_gs(e, reg, off);
+	/* lea disp32(%reg),%reg (a SIB byte where the base is %rsp's or %r12's number) */
+	uint8_t lea[] = {(uint8_t)(0x48 | (reg >= 8 ? 0x05 : 0)), 0x8d,
+			 (uint8_t)(0x80 | ((reg & 7) << 3) | (reg & 7)), 0x24};
+	emit_bytes(e, lea, (reg & 7) == 4 ? 4 : 3);
+	emit_u32(e, amount);
+	emit_store_gs(e, reg, off);
+}
+
 void emit_add_gs_keep_flags(struct emitter *e, uint32_t off, uint32_t amount)
 {
 	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
-	emit_load_gs(e, JIT_GPR_RAX, off);
-	uint8_t lea[] = {0x48, 0x8d, 0x80}; /* lea disp32(%rax),%rax */
-	emit_bytes(e, lea, sizeof lea);
-	emit_u32(e, amount);
-	emit_store_gs(e, JIT_GPR_RAX, off);
+	emit_add_gs_through(e, JIT_GPR_RAX, off, amount);
 	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 

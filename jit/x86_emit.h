@@ -49,6 +49,8 @@ void emit_lea_rsp(struct emitter *e, int32_t disp);
  * through TB_SCRATCH_RAX). */
 void emit_add_gs(struct emitter *e, uint32_t tb_offset, uint32_t amount);
 void emit_add_gs_keep_flags(struct emitter *e, uint32_t tb_offset, uint32_t amount);
+/* The same through register reg, whose value is dead (load, lea, store: flags untouched). */
+void emit_add_gs_through(struct emitter *e, int reg, uint32_t tb_offset, uint32_t amount);
 
 /* The app's status flags kept across inserted code: save stores %rax in TB_SCRATCH_RAX and
  * the flags (lahf/seto image) in TB_SCRATCH_FLAGS; restore brings both back. */
