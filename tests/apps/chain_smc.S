@@ -2,16 +2,12 @@
  * branch between them not taken): the write retires the translation, and the thread must
  * leave where its block ends, to run the new code. Exits 3 when the rewritten `mov` ran,
  * 1 when the old translation of it did. */
+#include "page_rwx.inc"
 	.text
 	.globl _start
 	.p2align 12
 _start:
-	lea run(%rip), %rdi	/* the code's page becomes writable */
-	and $-4096, %rdi
-	mov $4096, %esi
-	mov $7, %edx		/* PROT_READ | PROT_WRITE | PROT_EXEC */
-	mov $10, %eax		/* mprotect */
-	syscall
+	make_page_rwx run	/* the code's page becomes writable */
 	xor %ecx, %ecx
 	jmp run			/* so that run starts its own fragment */
 	.p2align 6

@@ -4,16 +4,12 @@
  * so that it reads ZF first, before the branch is ever taken: the translation must follow.
  * Exits 0 when the rewritten code saw the app's ZF (set by the cmp before the branch), 1
  * when it saw the count's. */
+#include "page_rwx.inc"
 	.text
 	.globl _start, loop, far
 	.p2align 12
 _start:
-	lea far(%rip), %rdi	/* the target's page becomes writable */
-	and $-4096, %rdi
-	mov $4096, %esi
-	mov $7, %edx		/* PROT_READ | PROT_WRITE | PROT_EXEC */
-	mov $10, %eax		/* mprotect */
-	syscall
+	make_page_rwx far	/* the target's page becomes writable */
 	mov $10, %ecx
 	xor %eax, %eax
 	jmp loop		/* so that the loop's head starts its own fragment */
