@@ -1010,8 +1010,6 @@ static bool has_memory_marks(const struct jit_block *b)
 	return false;
 }
 
-/* One copy of the block's code; `traced`: with its trace record (else only the record's
- * room check, a copy for jit_insert_trace_skip). */
 enum { EMIT_KEEP_FLAGS = -2 };
 
 /* The block's counter updates: a plain add (how -1), through %rax kept in the thread block
@@ -1029,6 +1027,8 @@ static void emit_counters(struct translation *t, int how)
 	}
 }
 
+/* One copy of the block's code; `traced`: with its trace record (else only the record's
+ * room check, a copy for jit_insert_trace_skip). */
 static void emit_copy_of_block(struct translation *t, bool traced)
 {
 	bool keep_flags =
