@@ -3,13 +3,33 @@
 #include "instrument.h"
 #include "operand_address.h"
 
+/* Whether an operand is a register or address an instruction of the list below may take
+ * without faulting: general registers and the flags (a mov to or from a control, debug or
+ * segment register faults or may), and no memory access (lea's address is none). */
+static bool harmless_operand(const ZydisDecodedOperand *op)
+{
+	if (op->type == ZYDIS_OPERAND_TYPE_MEMORY)
+		return op->mem.type == ZYDIS_MEMOP_TYPE_AGEN;
+	if (op->type != ZYDIS_OPERAND_TYPE_REGISTER)
+		return true;
+	switch (ZydisRegisterGetClass(op->reg.value)) {
+	case ZYDIS_REGCLASS_GPR8:
+	case ZYDIS_REGCLASS_GPR16:
+	case ZYDIS_REGCLASS_GPR32:
+	case ZYDIS_REGCLASS_GPR64:
+	case ZYDIS_REGCLASS_FLAGS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Register-only instructions that cannot fault (no memory, no division, no trap). */
 static bool cannot_fault(const struct block_insn *bi)
 {
 	const ZydisDecodedOperand *ops = block_insn_ops(bi);
 	for (unsigned k = 0; k < bi->insn.operand_count; k++)
-		if (ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    ops[k].mem.type != ZYDIS_MEMOP_TYPE_AGEN)
+		if (!harmless_operand(&ops[k]))
 			return false;
 	switch (bi->insn.mnemonic) {
 	case ZYDIS_MNEMONIC_MOV:

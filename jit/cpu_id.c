@@ -6,6 +6,7 @@ enum vendor { UNKNOWN, INTEL, AMD, OTHER };
 
 static enum vendor vendor = UNKNOWN;
 static unsigned family;
+static bool bmi2;
 
 static void identify(void)
 {
@@ -19,6 +20,7 @@ static void identify(void)
 		vendor = AMD;
 	if (__get_cpuid(1, &eax, &ebx, &ecx, &edx))
 		family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
+	bmi2 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 8));
 }
 
 bool cpu_is_intel(void)
@@ -40,4 +42,11 @@ unsigned cpu_family(void)
 	if (vendor == UNKNOWN)
 		identify();
 	return family;
+}
+
+bool cpu_has_bmi2(void)
+{
+	if (vendor == UNKNOWN)
+		identify();
+	return bmi2;
 }

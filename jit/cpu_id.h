@@ -9,5 +9,7 @@ bool cpu_is_intel(void);
 bool cpu_is_amd(void);
 /* The family, extended family included (0x19: Zen 3 and 4). */
 unsigned cpu_family(void);
+/* BMI2 (rorx, shlx, shrx, pext...: CPUID leaf 7). */
+bool cpu_has_bmi2(void);
 
 #endif

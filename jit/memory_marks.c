@@ -1,7 +1,5 @@
 #include "memory_marks.h"
 
-#include <cpuid.h>
-
 #include "config.h"
 #include "cpu_id.h"
 #include "operand_address.h"
@@ -97,24 +95,11 @@ void emit_memory_marks(struct emitter *e, const struct block_insn *bi, int slot,
 	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 }
 
-static bool has_bmi2(void)
-{
-	unsigned eax, ebx, ecx, edx;
-	return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 8));
-}
-
 /* Whether pext runs in one cycle's throughput: on Intel's BMI2 CPUs and AMD's from Zen 3
  * (family 19h) on; AMD's before microcode it, tens of cycles a bit of its mask. */
-static bool pext_is_fast(void)
-{
-	return cpu_is_intel() || (cpu_is_amd() && cpu_family() >= 0x19);
-}
-
 static bool use_pext(void)
 {
-	static int fast = -1;
-	if (fast < 0)
-		fast = pext_is_fast();
+	bool fast = cpu_is_intel() || (cpu_is_amd() && cpu_family() >= 0x19);
 	return fast && jit_config.held_marks == HELD_MARKS_FAST;
 }
 
@@ -131,10 +116,7 @@ bool held_marks_choose(const struct jit_block *b, struct held_marks *h)
 					 JIT_GPR_R15, JIT_GPR_R14, JIT_GPR_R13, JIT_GPR_R12,
 					 JIT_GPR_RBX, JIT_GPR_RBP, JIT_GPR_RSI, JIT_GPR_RDI,
 					 JIT_GPR_RDX};
-	static int bmi2 = -1;
-	if (bmi2 < 0)
-		bmi2 = has_bmi2();
-	if (!bmi2 || jit_config.held_marks == HELD_MARKS_NEVER)
+	if (!cpu_has_bmi2() || jit_config.held_marks == HELD_MARKS_NEVER)
 		return false;
 	uint16_t used = 0;
 	for (size_t i = 0; i < b->length; i++) {
