@@ -5,11 +5,13 @@
 
 /* Whether an operand is a register or address an instruction of the list below may take
  * without faulting: general registers and the flags (a mov to or from a control, debug or
- * segment register faults or may), and no memory access (lea's address is none). */
-static bool harmless_operand(const ZydisDecodedOperand *op)
+ * segment register faults or may), and no memory access unless `memory` (lea's address is
+ * none; an access through %gs is the runtime's to rewrite). */
+static bool plain_operand(const ZydisDecodedOperand *op, bool memory)
 {
 	if (op->type == ZYDIS_OPERAND_TYPE_MEMORY)
-		return op->mem.type == ZYDIS_MEMOP_TYPE_AGEN;
+		return op->mem.type == ZYDIS_MEMOP_TYPE_AGEN ||
+		       (memory && op->mem.segment != ZYDIS_REGISTER_GS);
 	if (op->type != ZYDIS_OPERAND_TYPE_REGISTER)
 		return true;
 	switch (ZydisRegisterGetClass(op->reg.value)) {
@@ -24,14 +26,17 @@ static bool harmless_operand(const ZydisDecodedOperand *op)
 	}
 }
 
-/* Register-only instructions that cannot fault (no memory, no division, no trap). */
-static bool cannot_fault(const struct block_insn *bi)
+/* Instructions of general registers and the flags that cannot fault but through a memory
+ * operand (no division, no trap), and with `memory` false, none. */
+static bool plain_insn(const struct block_insn *bi, bool memory)
 {
 	const ZydisDecodedOperand *ops = block_insn_ops(bi);
 	for (unsigned k = 0; k < bi->insn.operand_count; k++)
-		if (!harmless_operand(&ops[k]))
+		if (!plain_operand(&ops[k], memory))
 			return false;
 	switch (bi->insn.mnemonic) {
+	case ZYDIS_MNEMONIC_PUSH:
+	case ZYDIS_MNEMONIC_POP:
 	case ZYDIS_MNEMONIC_MOV:
 	case ZYDIS_MNEMONIC_MOVZX:
 	case ZYDIS_MNEMONIC_MOVSX:
@@ -98,19 +103,19 @@ static bool cannot_fault(const struct block_insn *bi)
 	}
 }
 
-/* Adds to *read the general registers the instruction reads (hidden operands included);
- * returns the one it writes whole without reading (a 64-bit or a zero-extending 32-bit
- * write), or -1. */
-static int whole_write(const struct block_insn *bi, uint16_t *read)
+/* The general register the instruction writes whole without reading it (a 64-bit or a
+ * zero-extending 32-bit write), or -1. */
+static int whole_write(const struct block_insn *bi)
 {
 	const ZydisDecodedOperand *ops = block_insn_ops(bi);
 	int written = -1;
+	uint16_t read = 0;
 	for (unsigned k = 0; k < bi->insn.operand_count; k++) {
 		if (ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY) { /* lea's address */
 			int base = gpr_number(ops[k].mem.base),
 			    index = gpr_number(ops[k].mem.index);
-			*read |= (uint16_t)((base >= 0 ? 1u << base : 0) |
-					    (index >= 0 ? 1u << index : 0));
+			read |= (uint16_t)((base >= 0 ? 1u << base : 0) |
+					   (index >= 0 ? 1u << index : 0));
 		}
 		if (ops[k].type != ZYDIS_OPERAND_TYPE_REGISTER)
 			continue;
@@ -118,34 +123,44 @@ static int whole_write(const struct block_insn *bi, uint16_t *read)
 		if (id < 0)
 			continue;
 		if (ops[k].actions & ZYDIS_OPERAND_ACTION_MASK_READ)
-			*read |= (uint16_t)(1u << id);
+			read |= (uint16_t)(1u << id);
 		ZydisRegisterClass cls = ZydisRegisterGetClass(ops[k].reg.value);
 		if (ops[k].actions == ZYDIS_OPERAND_ACTION_WRITE &&
 		    (cls == ZYDIS_REGCLASS_GPR64 || cls == ZYDIS_REGCLASS_GPR32))
 			written = id;
 	}
-	return written >= 0 && written != JIT_GPR_RSP && !(*read & (1u << written)) ? written : -1;
+	return written >= 0 && written != JIT_GPR_RSP && !(read & (1u << written)) ? written : -1;
 }
 
-bool count_place_find(const struct jit_block *b, struct count_place *out)
+bool count_place_find(const struct jit_block *b, bool past_faults, bool ends_in_lookup,
+		      struct count_place *out)
 {
 	if (b->budget_count || b->trace.buffer_slot >= 0 || b->table_counter.table_slot >= 0)
 		return false;
-	uint16_t read = 0;
+	bool after_faults = false;
 	for (size_t i = 0; i < b->length; i++) {
 		const struct block_insn *bi = &b->insns[i];
 		if (bi->callout_count || bi->suppressed || bi->memory_marks_slot >= 0 ||
 		    bi->trace_store_count || !instrument_counted(b, i))
 			return false;
 		if (i > 0 && !block_flags_live_from(b, i)) {
-			*out = (struct count_place){i, -1};
+			*out = (struct count_place){i, -1, after_faults, false};
 			return true;
 		}
-		if (!cannot_fault(bi))
-			return false;
-		int reg = whole_write(bi, &read);
+		if (i + 1 == b->length && ends_in_lookup && past_faults) {
+			*out = (struct count_place){i, JIT_GPR_RAX, true, true};
+			return true;
+		}
+		if (!plain_insn(bi, false)) {
+			/* (the block's last instruction may leave it) */
+			if (!past_faults || i + 1 == b->length || !plain_insn(bi, true))
+				return false;
+			after_faults = true;
+			continue;
+		}
+		int reg = whole_write(bi);
 		if (reg >= 0) {
-			*out = (struct count_place){i, reg};
+			*out = (struct count_place){i, reg, after_faults, false};
 			return true;
 		}
 	}

@@ -6,7 +6,9 @@
  * fault and soon either write every flag (a plain `add` fits before that one) or write a
  * whole register they do not read (that register, dead until then, carries the update).
  * Moved there, the update is still made before any instruction that can leave the block,
- * so the count is exact wherever it is read. */
+ * so the count is exact wherever it is read but at a fault before it, where the fault's
+ * handling adds what is pending. Most blocks begin with a load (which may fault), so
+ * the update may go past loads and stores when the count is one such counter. */
 #ifndef JIT_COUNT_PLACE_H
 #define JIT_COUNT_PLACE_H
 
@@ -18,10 +20,20 @@
 struct count_place {
 	size_t before; /* the instruction the updates go before */
 	int reg;       /* the dead register that carries them; -1: a plain add */
+	/* Instructions before it may fault: a fault there finds the block not counted yet
+	 * (struct insn_map's count_pending). */
+	bool after_faults;
+	/* `before` is the block's indirect branch, and the updates go through %rax inside its
+	 * lookup, where %rax is set aside anyway (after a load that may fault). */
+	bool in_lookup;
 };
 
-/* False when neither comes before an instruction that may fault or leave the block, or
- * the block has anything else at its start (budget checks, a trace record, callouts). */
-bool count_place_find(const struct jit_block *b, struct count_place *out);
+/* False when neither comes before an instruction that may leave the block, or before
+ * one that may fault unless `past_faults`, or the block has anything else at its start
+ * (budget checks, a trace record, callouts). `ends_in_lookup`: the block's last
+ * instruction is an indirect branch whose lookup may carry the updates (with
+ * `past_faults` only). */
+bool count_place_find(const struct jit_block *b, bool past_faults, bool ends_in_lookup,
+		      struct count_place *out);
 
 #endif

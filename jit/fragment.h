@@ -64,6 +64,9 @@ struct insn_map {
 	/* Registers that hold inserted code's values here, the app's being in TB_HELD_REGS,
 	 * lowest register first (memory_marks.h, held marks). */
 	uint16_t held_regs;
+	/* The block's instruction count not added yet here (count_place.h): its update comes
+	 * after this instruction, which may fault. */
+	uint8_t count_pending;
 };
 #define INSN_COUNT_UNKNOWN 0xff
 

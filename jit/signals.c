@@ -271,7 +271,8 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 /* The thread's state at a fault in app code, at the faulting instruction: false where it
  * is not known (a REP string instruction is counted by iterations as they go: where it
  * stopped is unknown). fc: the instructions its block counted at its start from this one
- * on, which have not run, and the count group's part of them. */
+ * on, which have not run, and the count group's part of them; a count its block was yet
+ * to add after this instruction (count_place.h) is added first, as if made at its start. */
 static bool fault_state(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc,
 			struct fault_count *fc)
 {
@@ -279,6 +280,7 @@ static bool fault_state(struct jit_thread *t, const ucontext_t *uc, uint64_t cac
 	const struct insn_map *m = f ? fragment_insn_at(f, cache_pc) : NULL;
 	if (!m || m->counted_from == INSN_COUNT_UNKNOWN || !app_state_at(t, uc, cache_pc))
 		return false;
+	icount_recount(t, m->count_pending);
 	*fc = (struct fault_count){m->counted_from, m->group_rest};
 	return true;
 }
@@ -377,6 +379,7 @@ static void deliver_fault(struct jit_thread *t, int sig, siginfo_t *info, uconte
 	/* The kernel restores the real mask from our frame when this handler returns. */
 	uint64_t real = current_mask(t) & ~fault_bits();
 	memcpy(&uc->uc_sigmask, &real, sizeof real);
+	thread_install_runtime_fs(t); /* translation may follow */
 	runtime_lock_from_handler(t);
 	t->jump_target = (uint64_t)dispatch_find_fragment(t->app_pc)->cache_pc;
 	runtime_unlock_from_handler(t);

@@ -238,6 +238,14 @@ int thread_install_gs(struct jit_thread *t)
 	return (int)rt_syscall2(SYS_arch_prctl, ARCH_SET_GS, (long)t);
 }
 
+void thread_install_runtime_fs(struct jit_thread *t)
+{
+	if (use_fsgsbase)
+		__asm__ volatile("wrfsbase %0" ::"r"(t) : "memory");
+	else
+		rt_syscall2(SYS_arch_prctl, ARCH_SET_FS, (long)t);
+}
+
 static uint64_t *ibl_table(struct jit_thread *t)
 {
 	return (uint64_t *)((char *)t + TB_IBL_TABLE);

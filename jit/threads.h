@@ -42,6 +42,10 @@ struct jit_thread *threads_vfork_child_at(size_t slot);
 
 /* Points %gs at t for the calling thread. */
 int thread_install_gs(struct jit_thread *t);
+/* Points %fs at t, the TCB runtime code expects (Zydis reads its stack canary at
+ * %fs:0x28), from a signal handler that goes on into runtime code where %fs was the
+ * app's (saved in t->app_fs, which jit_resume_cache restores). */
+void thread_install_runtime_fs(struct jit_thread *t);
 
 /* The calling thread's kernel id: an app thread's, kept in its block, is read through
  * %gs without a syscall where the CPU lets user code read the %gs base (a gettid costs

@@ -125,6 +125,8 @@ struct translation {
 	int constant_count;
 	struct insn_map insns[MAX_COPIES * BLOCK_MAX_INSNS]; /* in cache order */
 	int insn_count;
+	/* the block's counter updates go into its indirect branch's lookup (count_place.h) */
+	bool count_in_lookup;
 	bool failed;
 };
 
@@ -306,6 +308,23 @@ static uint64_t branch_target(const struct block_insn *bi)
 	return target;
 }
 
+enum { EMIT_KEEP_FLAGS = -2 };
+
+/* The block's counter updates: a plain add (how -1), through %rax kept in the thread block
+ * (EMIT_KEEP_FLAGS), or through a dead register (count_place.h). */
+static void emit_counters(struct translation *t, int how)
+{
+	for (size_t i = 0; i < block.counter_count; i++) {
+		uint32_t off = slot_offset(block.counters[i].slot);
+		if (how == EMIT_KEEP_FLAGS)
+			emit_add_gs_keep_flags(&t->e, off, block.counters[i].amount);
+		else if (how >= 0)
+			emit_add_gs_through(&t->e, how, off, block.counters[i].amount);
+		else
+			emit_add_gs(&t->e, off, block.counters[i].amount);
+	}
+}
+
 /* The indirect-branch lookup, without touching flags: the app target is in %rcx, the app's
  * %rcx in TB_SCRATCH_RCX. Jumps through the thread's table to the indirect entry of the
  * fragment that last took this slot (which checks the target), or to jit_ibl_miss. */
@@ -314,6 +333,8 @@ static void emit_indirect_lookup(struct translation *t)
 	static const uint8_t index[] = {0x0f, 0xb7, 0xc1};	/* movzwl %cx,%eax */
 	static const uint8_t jump[] = {0x65, 0xff, 0x24, 0xc5}; /* jmp *%gs:d32(,%rax,8) */
 	emit_store_gs(&t->e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	if (t->count_in_lookup)
+		emit_counters(t, JIT_GPR_RAX);
 	emit_bytes(&t->e, index, sizeof index);
 	emit_bytes(&t->e, jump, sizeof jump);
 	emit_u32(&t->e, TB_IBL_TABLE);
@@ -1010,21 +1031,21 @@ static bool has_memory_marks(const struct jit_block *b)
 	return false;
 }
 
-enum { EMIT_KEEP_FLAGS = -2 };
-
-/* The block's counter updates: a plain add (how -1), through %rax kept in the thread block
- * (EMIT_KEEP_FLAGS), or through a dead register (count_place.h). */
-static void emit_counters(struct translation *t, int how)
+/* Whether bi is an indirect branch, translated into the lookup. */
+static bool goes_through_lookup(const struct block_insn *bi)
 {
-	for (size_t i = 0; i < block.counter_count; i++) {
-		uint32_t off = slot_offset(block.counters[i].slot);
-		if (how == EMIT_KEEP_FLAGS)
-			emit_add_gs_keep_flags(&t->e, off, block.counters[i].amount);
-		else if (how >= 0)
-			emit_add_gs_through(&t->e, how, off, block.counters[i].amount);
-		else
-			emit_add_gs(&t->e, off, block.counters[i].amount);
-	}
+	ZydisMnemonic m = bi->insn.mnemonic;
+	return !is_unsupported(bi) &&
+	       (m == ZYDIS_MNEMONIC_RET ||
+		((m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) && !is_relative_branch(bi)));
+}
+
+/* Whether a fault before the block's counter update can make it (signals.c): when that
+ * update is the striped instruction count's alone, and a map entry holds its amount. */
+static bool pending_count_fixable(void)
+{
+	return block.counter_count == 1 && icount_stripe_counter(&block) == 0 &&
+	       block.counters[0].amount <= UINT8_MAX;
 }
 
 /* One copy of the block's code; `traced`: with its trace record (else only the record's
@@ -1033,8 +1054,10 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 {
 	bool keep_flags =
 	    (block.counter_count || block.budget_count) && block_flags_live_from(&block, 0);
-	struct count_place place = {0, -1};
-	bool placed = keep_flags && block.counter_count && count_place_find(&block, &place);
+	struct count_place place = {0, -1, false, false};
+	bool placed = keep_flags && block.counter_count &&
+		      count_place_find(&block, pending_count_fixable(),
+				       goes_through_lookup(&block.insns[block.length - 1]), &place);
 	if (!placed)
 		emit_counters(t, keep_flags ? EMIT_KEEP_FLAGS : -1);
 	if (block.table_counter.table_slot >= 0)
@@ -1061,8 +1084,9 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	int held_slot = -1;
 	for (size_t i = 0; i < block.length && !ended; i++) {
 		const struct block_insn *bi = &block.insns[i];
-		if (placed && i == place.before)
+		if (placed && i == place.before && !place.in_lookup)
 			emit_counters(t, place.reg);
+		t->count_in_lookup = placed && i == place.before && place.in_lookup;
 		if (holding && !may_hold_across(bi)) {
 			emit_held_marks_end(&t->e, &held);
 			holding = false;
@@ -1103,6 +1127,10 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 			instrument_counted(&block, i) ? (uint8_t)(counted + 1) : INSN_COUNT_UNKNOWN,
 		    .group_rest = (uint8_t)groups.rest_after[t->block_index],
 		    .held_regs = holding ? held.regs : 0,
+		    .count_pending =
+			placed && place.after_faults && i < place.before + place.in_lookup
+			    ? (uint8_t)block.counters[0].amount
+			    : 0,
 		};
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
