@@ -107,13 +107,15 @@ jit_resume_cache:
 
 /* jit_ibl_miss: where an indirect branch lands when the table has no fragment for its
  * target (or a fragment's entry check finds another target). %rcx holds the app target;
- * the app's %rax and %rcx are in their scratch slots. Leaves through the dispatcher with
+ * the app's %r11 and %rcx are in their scratch slots. Leaves through the dispatcher with
  * the shared indirect exit record. */
 	.globl jit_ibl_miss
 	.type jit_ibl_miss, @function
 jit_ibl_miss:
 	mov %rcx, %gs:TB_IBL_TARGET
 	mov %gs:TB_SCRATCH_RCX, %rcx
+	mov %gs:TB_SCRATCH_REG, %r11
+	mov %rax, %gs:TB_SCRATCH_RAX
 	lea translate_indirect_exit(%rip), %rax
 	jmp jit_dispatch_entry
 	.size jit_ibl_miss, . - jit_ibl_miss

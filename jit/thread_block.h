@@ -23,7 +23,7 @@
 #define TB_SCRATCH_RAX 0x130
 #define TB_SCRATCH_RCX 0x138
 #define TB_IBL_MISS 0x140    /* address of jit_ibl_miss, for `jmp *%gs:TB_IBL_MISS` */
-#define TB_SCRATCH_REG 0x148 /* spill slot for a borrowed register */
+#define TB_SCRATCH_REG 0x148 /* a borrowed register's (an operand's rewrite, a lookup's) */
 #define TB_USE_XSAVEOPT 0x150
 #define TB_IBL_TARGET 0x158    /* app pc of an indirect branch that missed the table */
 #define TB_SCRATCH_FLAGS 0x160 /* lahf/seto image of the app flags */

@@ -327,14 +327,17 @@ static void emit_counters(struct translation *t, int how)
 
 /* The indirect-branch lookup, without touching flags: the app target is in %rcx, the app's
  * %rcx in TB_SCRATCH_RCX. Jumps through the thread's table to the indirect entry of the
- * fragment that last took this slot (which checks the target), or to jit_ibl_miss. */
+ * fragment that last took this slot (which checks the target), or to jit_ibl_miss. The
+ * index goes through %r11 (the app's in TB_SCRATCH_REG), not %rax: the app's %rax is most
+ * often what a return hands back and the code there reads at once, and every trip through
+ * memory (a store, then a load forwarded from it) would lengthen that dependency. */
 static void emit_indirect_lookup(struct translation *t)
 {
-	static const uint8_t index[] = {0x0f, 0xb7, 0xc1};	/* movzwl %cx,%eax */
-	static const uint8_t jump[] = {0x65, 0xff, 0x24, 0xc5}; /* jmp *%gs:d32(,%rax,8) */
-	emit_store_gs(&t->e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	static const uint8_t index[] = {0x44, 0x0f, 0xb7, 0xd9};      /* movzwl %cx,%r11d */
+	static const uint8_t jump[] = {0x65, 0x42, 0xff, 0x24, 0xdd}; /* jmp *%gs:d32(,%r11,8) */
+	emit_store_gs(&t->e, JIT_GPR_R11, TB_SCRATCH_REG);
 	if (t->count_in_lookup)
-		emit_counters(t, JIT_GPR_RAX);
+		emit_counters(t, JIT_GPR_R11);
 	emit_bytes(&t->e, index, sizeof index);
 	emit_bytes(&t->e, jump, sizeof jump);
 	emit_u32(&t->e, TB_IBL_TABLE);
@@ -343,28 +346,28 @@ static void emit_indirect_lookup(struct translation *t)
 static const uint8_t add_d32_to_rcx[] = {0x48, 0x8d, 0x89}; /* lea d32(%rcx),%rcx */
 
 /* %rcx += value (a pc, or its negation) without touching flags: a lea of %rcx and a 32-bit
- * displacement when near, else through %rax (movabs, then lea). */
+ * displacement when near, else through %r11 (movabs, then lea). */
 static void emit_rcx_plus(struct emitter *e, uint64_t value, bool near)
 {
-	static const uint8_t add_rax_to_rcx[] = {0x48, 0x8d, 0x0c, 0x01}; /* lea (%rcx,%rax),%rcx */
+	static const uint8_t add_r11_to_rcx[] = {0x4a, 0x8d, 0x0c, 0x19}; /* lea (%rcx,%r11),%rcx */
 	if (near) {
 		emit_bytes(e, add_d32_to_rcx, sizeof add_d32_to_rcx);
 		emit_u32(e, (uint32_t)value);
 	} else {
-		emit_movabs(e, JIT_GPR_RAX, value);
-		emit_bytes(e, add_rax_to_rcx, sizeof add_rax_to_rcx);
+		emit_movabs(e, JIT_GPR_R11, value);
+		emit_bytes(e, add_r11_to_rcx, sizeof add_r11_to_rcx);
 	}
 }
 
 /* A fragment's indirect entry: the lookup lands here with the app target in %rcx and the
- * app's %rax/%rcx in their slots. Compares the target with this fragment's app pc using
+ * app's %r11/%rcx in their slots. Compares the target with this fragment's app pc using
  * lea and jrcxz, so flags stay the app's: with the pc as lea's displacement when it fits
- * (a non-PIE executable's code, below 2 GiB), else through %rax (translate_entry_pc reads
+ * (a non-PIE executable's code, below 2 GiB), else through %r11 (translate_entry_pc reads
  * the pc back). On a mismatch, a linkable jump: to the lookup's miss, or to the entry of
  * another target of the same table slot (fragment_link_mismatch). Returns its rel32. */
 static uint8_t *emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 {
-	static const uint8_t count_hit[] = {0x48, 0x8d, 0x40, 0x01}; /* lea 1(%rax),%rax */
+	static const uint8_t count_hit[] = {0x4d, 0x8d, 0x5b, 0x01}; /* lea 1(%r11),%r11 */
 	bool near = app_pc < (1ull << 31);
 	emit_rcx_plus(e, 0 - app_pc, near);
 	emit_u8(e, 0xe3); /* jrcxz over the mismatch path */
@@ -378,11 +381,11 @@ static uint8_t *emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 	if (!e->overflow)
 		*over = (uint8_t)(e->cur - (over + 1));
 	if (jit_config.stats) {
-		emit_load_gs(e, JIT_GPR_RAX, TB_IBL_HITS);
+		emit_load_gs(e, JIT_GPR_R11, TB_IBL_HITS);
 		emit_bytes(e, count_hit, sizeof count_hit);
-		emit_store_gs(e, JIT_GPR_RAX, TB_IBL_HITS);
+		emit_store_gs(e, JIT_GPR_R11, TB_IBL_HITS);
 	}
-	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_R11, TB_SCRATCH_REG);
 	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
 	return mismatch;
 }
