@@ -148,7 +148,7 @@ bool count_place_find(const struct jit_block *b, bool past_faults, bool ends_in_
 			return true;
 		}
 		if (i + 1 == b->length && ends_in_lookup && past_faults) {
-			*out = (struct count_place){i, JIT_GPR_RAX, true, true};
+			*out = (struct count_place){i, -1, true, true};
 			return true;
 		}
 		if (!plain_insn(bi, false)) {

@@ -23,8 +23,8 @@ struct count_place {
 	/* Instructions before it may fault: a fault there finds the block not counted yet
 	 * (struct insn_map's count_pending). */
 	bool after_faults;
-	/* `before` is the block's indirect branch, and the updates go through %rax inside its
-	 * lookup, where %rax is set aside anyway (after a load that may fault). */
+	/* `before` is the block's indirect branch, and the updates go through the register
+	 * its lookup sets aside anyway (after a load that may fault); `reg` is unused. */
 	bool in_lookup;
 };
 
