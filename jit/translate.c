@@ -608,12 +608,9 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 			    uint32_t remaining, bool flags_live, bool is_budget, int budgets_done)
 {
 	struct emitter *e = &t->e;
-	static const uint8_t sub_gs[] = {0x65, 0x48, 0x81, 0x2c, 0x25}; /* subq $i32,%gs:d32 */
 	if (flags_live)
 		emit_save_flags(e);
-	emit_bytes(e, sub_gs, sizeof sub_gs);
-	emit_u32(e, slot_offset(c->slot));
-	emit_u32(e, amount);
+	emit_sub_gs(e, slot_offset(c->slot), amount);
 	uint8_t *fire = emit_jcc_rel32_local(e, 0x8 /* s */);
 	if (flags_live)
 		emit_restore_flags(e);

@@ -48,6 +48,8 @@ void emit_lea_rsp(struct emitter *e, int32_t disp);
 /* add $amount,%gs:off (clobbers flags) and its flag-preserving equivalent (borrows %rax
  * through TB_SCRATCH_RAX). */
 void emit_add_gs(struct emitter *e, uint32_t tb_offset, uint32_t amount);
+/* sub $amount,%gs:off (its flags tell a budget check whether the slot went negative) */
+void emit_sub_gs(struct emitter *e, uint32_t tb_offset, uint32_t amount);
 void emit_add_gs_keep_flags(struct emitter *e, uint32_t tb_offset, uint32_t amount);
 /* The same through register reg, whose value is dead (load, lea, store: flags untouched). */
 void emit_add_gs_through(struct emitter *e, int reg, uint32_t tb_offset, uint32_t amount);
