@@ -1235,8 +1235,12 @@ static void emit_chain_entry(struct translation *t, size_t k)
 	t->block_direct_entry[k] = t->block_code[k];
 	if (groups.inside[k]) {
 		t->block_direct_entry[k] = t->e.cur;
-		emit_add_gs_keep_flags(&t->e, slot_offset(groups.slot[k]),
-				       groups.own[k] + groups.rest_after[k]);
+		uint32_t off = slot_offset(groups.slot[k]),
+			 amount = groups.own[k] + groups.rest_after[k];
+		if (block_flags_live_from(&chain[k], 0))
+			emit_add_gs_keep_flags(&t->e, off, amount);
+		else
+			emit_add_gs(&t->e, off, amount);
 		patch_branch(t, emit_jmp_rel32_local(&t->e), t->block_code[k]);
 	}
 	t->block_entry[k] = t->e.cur;
