@@ -64,6 +64,10 @@ struct insn_map {
 	/* Registers that hold inserted code's values here, the app's being in TB_HELD_REGS,
 	 * lowest register first (memory_marks.h, held marks). */
 	uint16_t held_regs;
+	/* A register the instruction's rewrite borrows, plus one (0: none): at a fault it
+	 * holds the rewrite's value, the app's being in TB_SCRATCH_REG (an operand out of
+	 * rel32 reach, addressed through it). */
+	uint8_t borrowed_reg;
 	/* The block's instruction count not added yet here (count_place.h): its update comes
 	 * after this instruction, which may fault. */
 	uint8_t count_pending;

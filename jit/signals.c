@@ -236,8 +236,8 @@ void signals_force(struct jit_thread *t, const siginfo_t *info)
 }
 
 /* The app state at a fault in the cache: registers from the kernel's context, the app pc
- * of the instruction, %rcx from its slot inside a rewritten instruction, held registers
- * from theirs. */
+ * of the instruction, %rcx from its slot inside a rewritten instruction, a register its
+ * rewrite borrowed from TB_SCRATCH_REG, held registers from theirs. */
 static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc)
 {
 	const struct fragment *f = fragment_at_cache_pc(cache_pc);
@@ -251,6 +251,8 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 		t->gpr[r] = (uint64_t)uc->uc_mcontext.gregs[from_greg[r]];
 	if (m->rewritten)
 		t->gpr[JIT_GPR_RCX] = t->scratch_rcx;
+	if (m->borrowed_reg)
+		t->gpr[m->borrowed_reg - 1] = t->scratch_reg;
 	for (int r = 0, k = 0; r < 16; r++)
 		if (m->held_regs & (1u << r))
 			t->gpr[r] = t->held_regs[k++];
@@ -316,7 +318,8 @@ static enum jit_death_place interrupted_place(struct jit_thread *t, const uconte
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 	const struct fragment *f = code_cache_contains(pc) ? fragment_at_cache_pc(pc) : NULL;
 	const struct insn_map *m = f ? fragment_insn_at(f, pc) : NULL;
-	if (!m || m->rewritten || pc != (uint64_t)f->indirect_entry + m->cache_off)
+	if (!m || m->rewritten || m->borrowed_reg ||
+	    pc != (uint64_t)f->indirect_entry + m->cache_off)
 		return JIT_DEATH_ELSEWHERE;
 	return fault_place(t, uc, pc);
 }

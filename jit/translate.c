@@ -127,6 +127,8 @@ struct translation {
 	int insn_count;
 	/* the block's counter updates go into its indirect branch's lookup (count_place.h) */
 	bool count_in_lookup;
+	/* the register the instruction being emitted borrows, plus one (insn_map) */
+	uint8_t borrowed_reg;
 	bool failed;
 };
 
@@ -540,6 +542,7 @@ static void emit_rip_relative_far(struct translation *t, const struct block_insn
 	ZyanUSize len = sizeof encoded;
 	if (ZYAN_FAILED(ZydisEncoderEncodeInstruction(&req, encoded, &len)))
 		jit_fatal("cannot re-encode the RIP-relative instruction at 0x%lx", bi->pc);
+	t->borrowed_reg = (uint8_t)(scratch + 1);
 	emit_store_gs(&t->e, scratch, TB_SCRATCH_REG);
 	emit_movabs(&t->e, scratch, absolute);
 	emit_bytes(&t->e, encoded, (unsigned)len);
@@ -1132,8 +1135,10 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 			    ? (uint8_t)block.counters[0].amount
 			    : 0,
 		};
+		t->borrowed_reg = 0;
 		if (!bi->suppressed)
 			ended = emit_insn(t, bi);
+		t->insns[t->insn_count - 1].borrowed_reg = t->borrowed_reg;
 		emit_rep_counters(t, bi, true);
 		if (!ended && bi->trace_store_count && traced)
 			emit_trace_stores(&t->e, bi, &block.trace, true,

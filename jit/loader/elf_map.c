@@ -265,7 +265,8 @@ static int map_image(const struct elf_file *f, const Elf64_Ehdr *eh, const Elf64
 			continue;
 		if (map_segment(f->fd, &ph[i], img->bias, exec_prot))
 			return fail(f, "%s", strerror(errno));
-		if (img->segment_count < ELF_MAX_SEGMENTS) {
+		/* (an empty one maps nothing, as the kernel's loader maps nothing for it) */
+		if (ph[i].p_memsz && img->segment_count < ELF_MAX_SEGMENTS) {
 			struct elf_segment *s = &img->segments[img->segment_count++];
 			s->start = page_down(img->bias + ph[i].p_vaddr);
 			s->end = page_up(img->bias + ph[i].p_vaddr + ph[i].p_memsz);
