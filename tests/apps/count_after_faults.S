@@ -6,20 +6,11 @@
  * runs again. A fault before the update must find the block counted as if the update had
  * been made at its start: the count is the one of a build without these placements, and a
  * replay delivers the faults at the recorded counts. Exit status: the carries' sum. */
+#include "segv_handler.inc"
 	.text
 	.globl _start
 _start:
-	lea action(%rip), %rsi
-	lea on_segv(%rip), %rax
-	mov %rax, (%rsi)
-	movq $0x04000004, 8(%rsi)	/* SA_SIGINFO | SA_RESTORER */
-	lea restorer(%rip), %rax
-	mov %rax, 16(%rsi)
-	mov $13, %eax			/* rt_sigaction(SIGSEGV, &action, NULL, 8) */
-	mov $11, %edi
-	xor %edx, %edx
-	mov $8, %r10d
-	syscall
+	set_segv_handler on_segv, restorer, action
 	xor %edi, %edi
 
 	mov $8, %ebx

@@ -4,8 +4,10 @@
  * mapped PROT_NONE, so the load faults once; the SIGSEGV handler checks that the state it
  * is given holds the app's %rax, not the borrowed address, and makes the page readable;
  * the load runs again and %rax must still be the app's. Exit 0; 1: %rax changed across
- * the fault; 2: the handler saw another %rax (3: both); 77 (skipped): the page could not be reserved. Built
- * as a static PIE, so that it is loaded high, where the cache goes below it. */
+ * the fault; 2: the handler saw another %rax (3: both); 77 (skipped): the page could not
+ * be reserved. Built as a static PIE, so that it is loaded high, where the cache goes
+ * below it. */
+#include "segv_handler.inc"
 	.set far_page, page_anchor + 0x7f000000
 
 	.text
@@ -25,17 +27,7 @@ _start:
 	cmp %rdi, %rax
 	jne no_page
 
-	lea action(%rip), %rsi
-	lea on_segv(%rip), %rax
-	mov %rax, (%rsi)
-	movq $0x04000004, 8(%rsi)	/* SA_SIGINFO | SA_RESTORER */
-	lea restorer(%rip), %rax
-	mov %rax, 16(%rsi)
-	mov $13, %eax			/* rt_sigaction(SIGSEGV, &action, NULL, 8) */
-	mov $11, %edi
-	xor %edx, %edx
-	mov $8, %r10d
-	syscall
+	set_segv_handler on_segv, restorer, action
 
 	mov $12345, %eax
 	mov far_page + 8(%rip), %rdx	/* faults once */
