@@ -16,6 +16,7 @@
 struct shared_knobs {
 	struct analysis_knobs analysis; /* -icount, -mix, -footprint and their report files */
 	bool jit_stats;			/* -jit:stats */
+	bool jit_perf_map;		/* -jit:perf_map */
 	uint64_t jit_held_marks;	/* -jit:held_marks */
 	struct debugger_knobs debug;	/* -appdebug, -appdebug_port, -appdebug_file */
 	struct control_spec *control;	/* -control, -controller_log, legacy region knobs */

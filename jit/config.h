@@ -12,6 +12,7 @@ struct jit_config {
 	/* App code pages are never executable, so any escape from the cache faults. */
 	bool check_native_exec;
 	bool stats;
+	bool perf_map; /* -jit:perf_map (perf_map.h) */
 	/* Memory marks may hold registers across runs of instructions (memory_marks.h):
 	 * HELD_MARKS_NEVER, _FAST (pext where the CPU runs it fast), _SHIFTS (never pext). */
 	uint8_t held_marks;

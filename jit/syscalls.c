@@ -21,6 +21,7 @@
 #include "fragment.h"
 #include "messages.h"
 #include "park.h"
+#include "perf_map.h"
 #include "proc_fds.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
@@ -185,6 +186,7 @@ static void forked_child(struct jit_thread *self, bool keep_waiting)
 		park_freeze_waiting(self);
 	threads_after_fork(self);
 	runtime_lock_adopt();
+	perf_map_after_fork();
 }
 
 long jit_fork(struct jit_thread *self, unsigned long flags)

@@ -16,6 +16,7 @@
 #include "memory_marks.h"
 #include "messages.h"
 #include "operand_address.h"
+#include "perf_map.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
 #include "threads.h"
@@ -1386,6 +1387,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	};
 	code_cache_commit(code, f->cache_size);
 	fragment_index(f);
+	perf_map_translated(f);
 	code_pages_translated(f->app_pc, f->app_end);
 	/* Another thread may have written the code between its fetch and its page's write
 	 * protection just now: such a write faulted on nothing, and the translation would run

@@ -162,6 +162,7 @@ int main(int argc, char **argv)
 	    .tool = "logger",
 	    .check_native_exec = k.check_native_exec,
 	    .stats = k.shared.jit_stats,
+	    .perf_map = k.shared.jit_perf_map,
 	    .held_marks = (unsigned)k.shared.jit_held_marks,
 	    .selftest_escape = k.selftest_escape,
 	    .stress_stop_ms = (unsigned)k.stress_stop_ms,

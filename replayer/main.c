@@ -253,6 +253,7 @@ int main(int argc, char **argv)
 	regs.gs_base = 0;
 	struct jit_run_options o = {.tool = "replayer",
 				    .stats = k.shared.jit_stats,
+				    .perf_map = k.shared.jit_perf_map,
 				    .held_marks = (unsigned)k.shared.jit_held_marks};
 	if (replay_guarded()) {
 		o.watch_ms = 100;

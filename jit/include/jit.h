@@ -11,6 +11,7 @@ struct jit_run_options {
 	const char *tool;	  /* "logger": prefix of every message */
 	bool check_native_exec;	  /* app code pages never executable (tests) */
 	bool stats;		  /* -jit:stats */
+	bool perf_map;		  /* -jit:perf_map */
 	unsigned held_marks;	  /* -jit:held_marks: 0 never hold registers, 1 hold, 2 hold
 				   * and find lines without pext */
 	unsigned stress_stop_ms;  /* -jit:stress_stop_ms: stop the world this often (0: never) */

@@ -18,6 +18,7 @@
 #include "../config.h"
 #include "../dispatcher.h"
 #include "../messages.h"
+#include "../perf_map.h"
 #include "../runtime_lock.h"
 #include "../seccomp.h"
 #include "../signals.h"
@@ -88,6 +89,8 @@ static struct jit_thread *start_runtime(const struct jit_run_options *o)
 	}
 	jit_config.check_native_exec = o->check_native_exec;
 	jit_config.stats = o->stats;
+	jit_config.perf_map = o->perf_map;
+	perf_map_open();
 	jit_config.held_marks = (uint8_t)o->held_marks;
 	jit_config.selftest_escape = o->selftest_escape;
 	jit_config.follow_execv = o->follow_execv;
