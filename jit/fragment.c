@@ -179,6 +179,12 @@ bool fragment_insert(struct fragment *f)
 	return true;
 }
 
+void fragment_depends_on(uint64_t start, uint64_t end)
+{
+	for (uint64_t p = start >> 12; p <= (end - 1) >> 12; p++)
+		page_set_add(p + 1);
+}
+
 bool fragment_range_translated(uint64_t start, uint64_t end)
 {
 	if (count == 0 || end <= start)

@@ -124,8 +124,12 @@ void fragment_unlink(struct fragment *f);
  * (links come back as the dispatcher sees the exits again). */
 void fragment_unlink_all(void);
 
-/* True when some fragment was translated from app bytes in [start, end). */
+/* True when some fragment was translated from app bytes in [start, end), or depends on
+ * bytes there (fragment_depends_on). */
 bool fragment_range_translated(uint64_t start, uint64_t end);
+/* A translation depends on app bytes in [start, end) outside its code (a constant branch
+ * target): their pages count as translated until every fragment is retired. */
+void fragment_depends_on(uint64_t start, uint64_t end);
 
 /* A new exit record of the current generation (NULL when out of memory). Direct exits are
  * remembered so that retiring the generation can unlink them. */

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 
+#include "app_copy.h"
 #include "block.h"
 #include "code_cache.h"
 #include "code_pages.h"
@@ -13,6 +14,7 @@
 #include "emit_instrumentation.h"
 #include "flush.h"
 #include "instruction_count.h"
+#include "jit_app.h"
 #include "memory_marks.h"
 #include "messages.h"
 #include "operand_address.h"
@@ -759,6 +761,42 @@ static bool flags_dead_at(struct translation *t, uint64_t target)
 	return true;
 }
 
+struct slot_search {
+	uint64_t slot;
+	bool constant;
+};
+
+static int find_constant_slot(const struct jit_app_mapping *m, void *arg)
+{
+	struct slot_search *s = arg;
+	if (s->slot < m->start || s->slot + 8 > m->end)
+		return m->start > s->slot; /* (address order: past it, stop) */
+	s->constant = (m->flags & MAP_PRIVATE) && (m->prot & PROT_READ) && !(m->prot & PROT_WRITE);
+	return 1;
+}
+
+/* The target of `jmp/call *disp(%rip)` whose slot the app cannot change without a system
+ * call the runtime sees: in a private mapping it may not write (a GOT once relocated, under
+ * RELRO: a library bound at load time calls its own exported functions through one). The
+ * branch then goes where the slot says as a direct one, linked, instead of through the
+ * lookup; the slot's page counts as translated code, so that remapping it, unmapping it or
+ * making it writable retires the translations (app_memory.c). */
+static bool constant_slot_target(const struct block_insn *bi, uint64_t *target)
+{
+	const ZydisDecodedOperand *op = &block_insn_ops(bi)[0];
+	if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || op->mem.base != ZYDIS_REGISTER_RIP ||
+	    op->mem.index != ZYDIS_REGISTER_NONE || op->mem.segment == ZYDIS_REGISTER_FS ||
+	    op->mem.segment == ZYDIS_REGISTER_GS || op->size != 64)
+		return false;
+	struct slot_search s = {bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value,
+				false};
+	jit_app_map_foreach(find_constant_slot, &s);
+	if (!s.constant || !app_copy_in(target, s.slot, sizeof *target))
+		return false;
+	fragment_depends_on(s.slot, s.slot + sizeof *target);
+	return true;
+}
+
 /* Emits one instruction; returns true when it ended the block's control flow. */
 static bool emit_insn(struct translation *t, const struct block_insn *bi)
 {
@@ -793,13 +831,14 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	}
 	if (m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) {
 		bool call = m == ZYDIS_MNEMONIC_CALL;
-		if (!is_relative_branch(bi)) {
+		uint64_t target = 0;
+		if (!is_relative_branch(bi) && !constant_slot_target(bi, &target)) {
 			emit_indirect_branch(t, bi, call);
 			return true;
 		}
 		if (call)
 			emit_push_return_address(t, next);
-		emit_direct_jump(t, branch_target(bi));
+		emit_direct_jump(t, is_relative_branch(bi) ? branch_target(bi) : target);
 		return true;
 	}
 	if (is_jcc(m)) {
@@ -1039,9 +1078,11 @@ static bool has_memory_marks(const struct jit_block *b)
 static bool goes_through_lookup(const struct block_insn *bi)
 {
 	ZydisMnemonic m = bi->insn.mnemonic;
+	uint64_t target;
 	return !is_unsupported(bi) &&
 	       (m == ZYDIS_MNEMONIC_RET ||
-		((m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) && !is_relative_branch(bi)));
+		((m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) && !is_relative_branch(bi) &&
+		 !constant_slot_target(bi, &target)));
 }
 
 /* Whether a fault before the block's counter update can make it (signals.c): when that
