@@ -832,7 +832,9 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	if (m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) {
 		bool call = m == ZYDIS_MNEMONIC_CALL;
 		uint64_t target = 0;
-		if (!is_relative_branch(bi) && !constant_slot_target(bi, &target)) {
+		/* (a lookup that carries the block's count stays, whatever the slot says now) */
+		if (!is_relative_branch(bi) &&
+		    (t->count_in_lookup || !constant_slot_target(bi, &target))) {
 			emit_indirect_branch(t, bi, call);
 			return true;
 		}
