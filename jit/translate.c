@@ -4,17 +4,16 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 
-#include "app_copy.h"
 #include "block.h"
 #include "code_cache.h"
 #include "code_pages.h"
 #include "config.h"
+#include "constant_slot.h"
 #include "count_groups.h"
 #include "count_place.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
 #include "instruction_count.h"
-#include "jit_app.h"
 #include "memory_marks.h"
 #include "messages.h"
 #include "operand_address.h"
@@ -758,42 +757,6 @@ static bool flags_dead_at(struct translation *t, uint64_t target)
 		return false;
 	if (fetch_pc + off > t->looked_at_end)
 		t->looked_at_end = fetch_pc + off;
-	return true;
-}
-
-struct slot_search {
-	uint64_t slot;
-	bool constant;
-};
-
-static int find_constant_slot(const struct jit_app_mapping *m, void *arg)
-{
-	struct slot_search *s = arg;
-	if (s->slot < m->start || s->slot + 8 > m->end)
-		return m->start > s->slot; /* (address order: past it, stop) */
-	s->constant = (m->flags & MAP_PRIVATE) && (m->prot & PROT_READ) && !(m->prot & PROT_WRITE);
-	return 1;
-}
-
-/* The target of `jmp/call *disp(%rip)` whose slot the app cannot change without a system
- * call the runtime sees: in a private mapping it may not write (a GOT once relocated, under
- * RELRO: a library bound at load time calls its own exported functions through one). The
- * branch then goes where the slot says as a direct one, linked, instead of through the
- * lookup; the slot's page counts as translated code, so that remapping it, unmapping it or
- * making it writable retires the translations (app_memory.c). */
-static bool constant_slot_target(const struct block_insn *bi, uint64_t *target)
-{
-	const ZydisDecodedOperand *op = &block_insn_ops(bi)[0];
-	if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || op->mem.base != ZYDIS_REGISTER_RIP ||
-	    op->mem.index != ZYDIS_REGISTER_NONE || op->mem.segment == ZYDIS_REGISTER_FS ||
-	    op->mem.segment == ZYDIS_REGISTER_GS || op->size != 64)
-		return false;
-	struct slot_search s = {bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value,
-				false};
-	jit_app_map_foreach(find_constant_slot, &s);
-	if (!s.constant || !app_copy_in(target, s.slot, sizeof *target))
-		return false;
-	fragment_depends_on(s.slot, s.slot + sizeof *target);
 	return true;
 }
 

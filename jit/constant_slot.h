@@ -1,0 +1,17 @@
+#ifndef JIT_CONSTANT_SLOT_H
+#define JIT_CONSTANT_SLOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "block.h"
+
+/* The target of `jmp/call *disp(%rip)` whose slot the app cannot change without a system
+ * call the runtime sees: in a private mapping it may not write (a GOT once relocated, under
+ * RELRO: a library bound at load time calls its own exported functions through one). The
+ * branch then goes where the slot says as a direct one, linked, instead of through the
+ * lookup; the slot's page counts as translated code, so that remapping it, unmapping it or
+ * making it writable retires the translations (app_memory.c). */
+bool constant_slot_target(const struct block_insn *bi, uint64_t *target);
+
+#endif
