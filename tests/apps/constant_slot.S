@@ -1,5 +1,5 @@
 /* A call and a jump through slots in a read-only page (as through a GOT under RELRO): the
- * translation goes straight to each slot's target (jit/translate.c, constant_slot_target).
+ * translation goes straight to each slot's target (jit/constant_slot.c).
  * Then the program makes the page writable, points the slots elsewhere and makes it
  * read-only again: the same branches must reach the new targets. Exit status: the sum of
  * what the targets reached add, 1 + 100 + 10 + 1000 = 1111, as 1111 & 0xff = 87 (202 if the
