@@ -14,12 +14,14 @@ enum {
 	 * after it and too little room below, and its RIP-relative operands would each borrow
 	 * a register through the thread block (a python loop: 15% of its time). */
 	ARENA_REACH = 3 << 29,
+	POPULATE_WINDOW = 64 << 10,
 };
 
 struct arena {
 	uint8_t *base;
 	uint8_t *cur;
 	uint8_t *end;
+	uint8_t *populated; /* (rt_populate_write: a window at a time, not a fault per page) */
 };
 
 static struct arena arenas[MAX_ARENAS];
@@ -65,9 +67,21 @@ static struct arena *new_arena_near(uint64_t app_pc)
 	if (!base)
 		return NULL;
 	struct arena *a = &arenas[arena_count++];
-	a->base = a->cur = base;
+	a->base = a->cur = a->populated = base;
 	a->end = base + ARENA_SIZE;
 	return a;
+}
+
+/* The arena's room for `size` more bytes, its pages faulted in ahead. */
+static uint8_t *room_in(struct arena *a, size_t size)
+{
+	if (a->cur + size > a->populated) {
+		uint8_t *to = a->cur + size + POPULATE_WINDOW;
+		to = to < a->end ? to : a->end;
+		rt_populate_write(a->populated, (size_t)(to - a->populated));
+		a->populated = to;
+	}
+	return a->cur;
 }
 
 uint8_t *code_cache_reserve(uint64_t app_pc, size_t size)
@@ -78,13 +92,13 @@ uint8_t *code_cache_reserve(uint64_t app_pc, size_t size)
 		if ((size_t)(a->end - a->cur) < size)
 			continue;
 		if (distance((uint64_t)a->base, app_pc) < ARENA_REACH)
-			return a->cur;
+			return room_in(a, size);
 		fallback = a;
 	}
 	struct arena *a = new_arena_near(app_pc);
 	if (!a)
 		a = fallback;
-	return a ? a->cur : NULL;
+	return a ? room_in(a, size) : NULL;
 }
 
 void code_cache_commit(uint8_t *start, size_t used)
@@ -101,7 +115,7 @@ void code_cache_commit(uint8_t *start, size_t used)
 void code_cache_reset(void)
 {
 	for (int i = 0; i < arena_count; i++)
-		arenas[i].cur = arenas[i].base;
+		arenas[i].cur = arenas[i].base; /* (populated as it was) */
 }
 
 int code_cache_contains(uint64_t addr)

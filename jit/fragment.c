@@ -12,6 +12,7 @@ enum {
 	 * process's few thousand fragments touch a few of its pages. */
 	TABLE_MIN_BITS = 12,
 	POOL_CHUNK = 1 << 20,
+	POPULATE_WINDOW = 64 << 10,
 	PAGE_SET_BITS = 14,
 	PAGE_SET_SIZE = 1 << PAGE_SET_BITS,
 };
@@ -32,6 +33,7 @@ static uint64_t retirements; /* full or partial: a fragment may have stopped bei
 struct pool_chunk {
 	struct pool_chunk *prev;
 	size_t used;
+	size_t populated; /* (rt_populate_write: a window at a time, not a fault per page) */
 	size_t cap;
 	_Alignas(16) unsigned char data[];
 };
@@ -121,19 +123,33 @@ void *fragment_meta_alloc(size_t size)
 			return NULL;
 		c->prev = pool;
 		c->used = 0;
+		c->populated = 0;
 		c->cap = cap;
 		pool = c;
 	}
 	void *p = pool->data + pool->used;
 	pool->used += size;
+	if (pool->used > pool->populated) {
+		size_t to = pool->used + POPULATE_WINDOW;
+		to = to < pool->cap ? to : pool->cap;
+		rt_populate_write(pool->data + pool->populated, to - pool->populated);
+		pool->populated = to;
+	}
 	return p;
+}
+
+/* Neighbouring pages in neighbouring slots (each 2 MiB at an offset of its own): a short
+ * process's code pages touch a few pages of the set, not one each. */
+static size_t page_slot(uint64_t page)
+{
+	return (size_t)((page + (mix(page >> 9) >> 32)) & (PAGE_SET_SIZE - 1));
 }
 
 static void page_set_add(uint64_t page)
 {
 	if (pages_overflowed)
 		return;
-	size_t i = (size_t)(mix(page) >> (64 - PAGE_SET_BITS));
+	size_t i = page_slot(page);
 	while (pages[i] && pages[i] != page)
 		i = (i + 1) & (PAGE_SET_SIZE - 1);
 	if (pages[i])
@@ -150,7 +166,7 @@ static bool page_set_has(uint64_t page)
 {
 	if (pages_overflowed)
 		return true;
-	size_t i = (size_t)(mix(page) >> (64 - PAGE_SET_BITS));
+	size_t i = page_slot(page);
 	while (pages[i]) {
 		if (pages[i] == page)
 			return true;

@@ -208,7 +208,7 @@ static bool read_once(void *dst, uint64_t addr, size_t len)
 	struct iovec remote = {(void *)addr, len};
 	/* By thread id: the process's first thread may have exited (its pid then names a
 	 * zombie without memory). */
-	return rt_syscall6(SYS_process_vm_readv, rt_gettid(), (long)&local, 1, (long)&remote, 1,
+	return rt_syscall6(SYS_process_vm_readv, thread_current_os_tid(), (long)&local, 1, (long)&remote, 1,
 			   0) == (long)len;
 }
 
@@ -229,7 +229,7 @@ static bool write_once(uint64_t addr, const void *src, size_t len)
 {
 	struct iovec local = {(void *)src, len};
 	struct iovec remote = {(void *)addr, len};
-	return rt_syscall6(SYS_process_vm_writev, rt_gettid(), (long)&local, 1, (long)&remote, 1,
+	return rt_syscall6(SYS_process_vm_writev, thread_current_os_tid(), (long)&local, 1, (long)&remote, 1,
 			   0) == (long)len;
 }
 
