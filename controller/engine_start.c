@@ -18,10 +18,11 @@ static bool vfork_shares_memory(void *arg)
 	return engine.spec->nchains == 0;
 }
 
-static const struct jit_client client = {
+/* (instrument_block only with alarms: without, the code is the app's alone, and the JIT
+ * may keep it across processes) */
+static struct jit_client client = {
     .name = "controller",
     .vfork_shares_memory = vfork_shares_memory,
-    .instrument_block = engine_instrument_block,
     .thread_start = thread_start,
     .image_mapped = engine_image_mapped,
     .at_exit = engine_process_ends,
@@ -74,6 +75,8 @@ int control_engine_start(const struct control_spec *spec, control_handler handle
 	}
 	if (engine_external_start(err, errlen))
 		return -1;
+	if (spec->nchains)
+		client.instrument_block = engine_instrument_block;
 	jit_register_client(&client);
 	return 0;
 }
