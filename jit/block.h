@@ -97,6 +97,9 @@ const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi);
 
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
+/* Whether a block's translation depends on nothing but its code: no client instruments
+ * blocks, and the instruction count, if kept, is striped (persist.h). */
+bool instrument_is_code_only(void);
 void instrument_at_exit(int status);
 void instrument_app_dies(struct jit_thread *t, int sig, enum jit_death_place where);
 void instrument_before_exec(struct jit_thread *t);

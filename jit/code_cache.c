@@ -130,3 +130,33 @@ size_t code_cache_bytes_used(void)
 {
 	return bytes_committed;
 }
+
+uint8_t *code_cache_adopt(uint64_t base, size_t used)
+{
+	if (arena_count == MAX_ARENAS || used > ARENA_SIZE || !base || base % 4096)
+		return NULL;
+	uint8_t *at = map_arena_at(base);
+	if (!at)
+		return NULL;
+	struct arena *a = &arenas[arena_count++];
+	a->base = a->cur = a->populated = at;
+	a->end = at + ARENA_SIZE;
+	room_in(a, used); /* (the caller fills it at once) */
+	a->cur = at + used;
+	bytes_committed += used;
+	return at;
+}
+
+size_t code_cache_spans(struct code_cache_span *out, size_t max)
+{
+	size_t n = 0;
+	for (int i = 0; i < arena_count && n < max; i++)
+		out[n++] = (struct code_cache_span){arenas[i].base,
+						    (size_t)(arenas[i].cur - arenas[i].base)};
+	return n;
+}
+
+size_t code_cache_arena_size(void)
+{
+	return ARENA_SIZE;
+}

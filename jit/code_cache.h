@@ -23,4 +23,18 @@ int code_cache_contains(uint64_t addr);
 
 size_t code_cache_bytes_used(void);
 
+/* An arena at `base` whose first `used` bytes the caller fills at once (kept code:
+ * persist.h). NULL when that range is taken, or no arena is left. */
+uint8_t *code_cache_adopt(uint64_t base, size_t used);
+
+/* The arenas' used parts, in creation order. */
+struct code_cache_span {
+	uint8_t *base;
+	size_t used;
+};
+size_t code_cache_spans(struct code_cache_span *out, size_t max);
+
+/* The most bytes an arena holds. */
+size_t code_cache_arena_size(void);
+
 #endif

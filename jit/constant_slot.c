@@ -20,18 +20,32 @@ static int find_constant_slot(const struct jit_app_mapping *m, void *arg)
 	return 1;
 }
 
-bool constant_slot_target(const struct block_insn *bi, uint64_t *target)
+static bool slot_is_constant(uint64_t slot)
+{
+	struct slot_search s = {slot, false};
+	jit_app_map_foreach(find_constant_slot, &s);
+	return s.constant;
+}
+
+bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t *target)
 {
 	const ZydisDecodedOperand *op = &block_insn_ops(bi)[0];
 	if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || op->mem.base != ZYDIS_REGISTER_RIP ||
 	    op->mem.index != ZYDIS_REGISTER_NONE || op->mem.segment == ZYDIS_REGISTER_FS ||
 	    op->mem.segment == ZYDIS_REGISTER_GS || op->size != 64)
 		return false;
-	struct slot_search s = {bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value,
-				false};
-	jit_app_map_foreach(find_constant_slot, &s);
-	if (!s.constant || !app_copy_in(target, s.slot, sizeof *target))
+	*slot = bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value;
+	if (!slot_is_constant(*slot) || !app_copy_in(target, *slot, sizeof *target))
 		return false;
-	fragment_depends_on(s.slot, s.slot + sizeof *target);
+	fragment_depends_on(*slot, *slot + sizeof *target);
+	return true;
+}
+
+bool constant_slot_still(uint64_t slot, uint64_t target)
+{
+	uint64_t now;
+	if (!slot_is_constant(slot) || !app_copy_in(&now, slot, sizeof now) || now != target)
+		return false;
+	fragment_depends_on(slot, slot + sizeof now);
 	return true;
 }

@@ -12,6 +12,10 @@
  * branch then goes where the slot says as a direct one, linked, instead of through the
  * lookup; the slot's page counts as translated code, so that remapping it, unmapping it or
  * making it writable retires the translations (app_memory.c). */
-bool constant_slot_target(const struct block_insn *bi, uint64_t *target);
+bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t *target);
+
+/* Whether the slot is still constant and holds `target` (a translation made in another
+ * process relied on it: persist.h); the same dependency then. */
+bool constant_slot_still(uint64_t slot, uint64_t target);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "code_cache.h"
 #include "fragment.h"
+#include "persist.h"
 #include "threads.h"
 #include "translate.h"
 #include "world.h"
@@ -43,6 +44,7 @@ void jit_reset_cache_alone(void)
 {
 	fragment_reclaim();
 	code_cache_reset();
+	persist_cache_reset();
 	clear_lookup_tables();
 	translate_stats.flushes++;
 }

@@ -146,6 +146,11 @@ void icount_block(struct jit_block *b)
 		jit_insert_block_counter(b, icount_slot + next_stripe(ICOUNT_SLOTS), plain);
 }
 
+bool icount_is_countdown(void)
+{
+	return countdown;
+}
+
 bool icount_is_striped(void)
 {
 	return icount_slot >= 0 && !countdown;

@@ -19,6 +19,8 @@ uint32_t icount_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budge
 /* Whether the count is kept in striped counters (blocks may share their updates: count
  * groups), rather than not at all or as a countdown. */
 bool icount_is_striped(void);
+/* Whether the count is kept as a countdown (a budget checked in every block). */
+bool icount_is_countdown(void);
 
 /* The index in b->counters of the striped count's counter (whose slots are
  * interchangeable: the count is their sum), or -1: no count, or the countdown (a budget

@@ -208,8 +208,8 @@ static bool read_once(void *dst, uint64_t addr, size_t len)
 	struct iovec remote = {(void *)addr, len};
 	/* By thread id: the process's first thread may have exited (its pid then names a
 	 * zombie without memory). */
-	return rt_syscall6(SYS_process_vm_readv, thread_current_os_tid(), (long)&local, 1, (long)&remote, 1,
-			   0) == (long)len;
+	return rt_syscall6(SYS_process_vm_readv, thread_current_os_tid(), (long)&local, 1,
+			   (long)&remote, 1, 0) == (long)len;
 }
 
 bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
@@ -229,8 +229,8 @@ static bool write_once(uint64_t addr, const void *src, size_t len)
 {
 	struct iovec local = {(void *)src, len};
 	struct iovec remote = {(void *)addr, len};
-	return rt_syscall6(SYS_process_vm_writev, thread_current_os_tid(), (long)&local, 1, (long)&remote, 1,
-			   0) == (long)len;
+	return rt_syscall6(SYS_process_vm_writev, thread_current_os_tid(), (long)&local, 1,
+			   (long)&remote, 1, 0) == (long)len;
 }
 
 bool jit_write_app_memory(uint64_t addr, const void *src, size_t len)
@@ -495,6 +495,14 @@ void instrument_block(struct jit_block *b)
 	for (int i = 0; i < client_count; i++)
 		if (clients[i]->instrument_block)
 			clients[i]->instrument_block(b, clients[i]->arg);
+}
+
+bool instrument_is_code_only(void)
+{
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->instrument_block)
+			return false;
+	return !icount_is_countdown();
 }
 
 bool instrument_vfork_shares_memory(void)

@@ -22,6 +22,7 @@
 #include "messages.h"
 #include "park.h"
 #include "perf_map.h"
+#include "persist.h"
 #include "proc_fds.h"
 #include "proc_self.h"
 #include "rt_alloc.h"
@@ -49,11 +50,14 @@ static void print_stats(void)
 	    (unsigned long)code_cache_bytes_used(), translate_stats.links, hits,
 	    dispatch_stats.indirect_misses, translate_stats.flushes,
 	    translate_stats.partial_flushes, world_stops(), (unsigned long)threads_count());
+	if (persist_wanted())
+		jit_message("jit stats: kept fragments used %lu", persist_fragments_found());
 }
 
 void jit_process_exit(int status)
 {
 	instrument_at_exit(status);
+	persist_save();
 	if (jit_config.stats)
 		print_stats();
 	rt_exit_group(status);
@@ -422,6 +426,14 @@ void jit_set_exec_knobs(char *const *knobs)
 	exec_knobs = knobs;
 }
 
+/* The process image ends if the execve succeeds: the clients' reports, the kept code. */
+static void before_exec(struct jit_thread *t)
+{
+	instrument_before_exec(t);
+	if (!t->vfork_child)
+		persist_save();
+}
+
 /* A traced process (PTRACE_TRACEME, or attached before its exec) runs its next program
  * natively: its tracer would see the runtime's state, not the program's. */
 static bool exec_natively_for_tracer(const char *path)
@@ -445,7 +457,7 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	if (!jit_config.follow_execv || (check == 0 && exec_natively_for_tracer(path))) {
 		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
 		if (check == 0 || check == -ENOEXEC)
-			instrument_before_exec(t);
+			before_exec(t);
 		return execve_unlocked(t, path, argv, envp, true);
 	}
 	long args = app_vector_length(argv);
@@ -462,7 +474,7 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 		rt_free(nargv);
 		return filters < 0 ? filters : -ENOMEM;
 	}
-	instrument_before_exec(t);
+	before_exec(t);
 	size_t k = 0;
 	for (size_t i = 0; i < prefix; i++)
 		nargv[k++] = jit_config.reexec_argv[i];
@@ -632,7 +644,7 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	case SYS_execveat:
 		if (jit_config.follow_execv)
 			return app_execveat(t, a);
-		instrument_before_exec(t);
+		before_exec(t);
 		return exec_unlocked(t, nr, a, true);
 	case SYS_getdents:
 	case SYS_getdents64:

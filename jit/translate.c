@@ -18,6 +18,7 @@
 #include "messages.h"
 #include "operand_address.h"
 #include "perf_map.h"
+#include "persist.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
 #include "threads.h"
@@ -45,6 +46,9 @@ enum {
 	/* The last block's exits in both copies, and two for each block before it (its
 	 * branch taken, and its end: emit_chained_block_end). */
 	MAX_FRAGMENT_EXITS = MAX_COPIES * MAX_EXITS + 2 * (MAX_CHAIN - 1),
+	/* every exit of a persisted fragment, its stubs inline in the blocks' code included */
+	MAX_MADE_EXITS = 2 * MAX_FRAGMENT_EXITS,
+	MAX_CONSTANT_SLOTS = 8,
 };
 
 struct jit_exit translate_indirect_exit = {.kind = EXIT_INDIRECT};
@@ -131,6 +135,13 @@ struct translation {
 	bool count_in_lookup;
 	/* the register the instruction being emitted borrows, plus one (insn_map) */
 	uint8_t borrowed_reg;
+	/* What persist.h keeps of it: every exit made for it, the constant slots its code
+	 * relies on; or that it cannot be kept (a callout's record names the client's data). */
+	struct jit_exit *made[MAX_MADE_EXITS];
+	int made_count;
+	struct persist_slot slots[MAX_CONSTANT_SLOTS];
+	int slot_count;
+	bool not_persistable;
 	bool failed;
 };
 
@@ -181,6 +192,14 @@ static bool page_readable(uint64_t page)
 		return false;
 	*slot = page + 1;
 	return true;
+}
+
+bool translate_app_code_equals(uint64_t pc, const uint8_t *bytes, size_t len)
+{
+	for (uint64_t page = pc / PAGE; page <= (pc + len - 1) / PAGE; page++)
+		if (!page_readable(page))
+			return false;
+	return memcmp((const void *)pc, bytes, len) == 0;
 }
 
 /* Copies up to FETCH_MAX bytes of app code at pc, stopping at the first unreadable page. */
@@ -262,6 +281,44 @@ static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
 	emit_jmp_gs(e, TB_ENTER_DISPATCH);
 }
 
+void translate_stub_set_record(uint8_t *stub, const struct jit_exit *rec)
+{
+	enum { MOVABS_IMM = 2 }; /* REX.W and the opcode before the immediate */
+	static size_t at;
+	if (!at) {
+		uint8_t scratch[16];
+		struct emitter e = {scratch, scratch, scratch + sizeof scratch, false};
+		emit_store_gs(&e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+		at = (size_t)(e.cur - e.start) + MOVABS_IMM;
+	}
+	uint64_t address = (uint64_t)rec;
+	memcpy(stub + at, &address, sizeof address);
+}
+
+size_t translate_stub_length(void)
+{
+	uint8_t scratch[64];
+	struct emitter e = {scratch, scratch, scratch + sizeof scratch, false};
+	emit_exit_stub(&e, &translate_indirect_exit);
+	return (size_t)(e.cur - e.start);
+}
+
+/* A new exit record of the translation (NULL, and the translation failed, when out of
+ * memory). */
+static struct jit_exit *new_exit(struct translation *t, enum exit_kind kind, uint64_t target)
+{
+	struct jit_exit *rec = fragment_new_exit(kind, target);
+	if (!rec) {
+		t->failed = true;
+		return NULL;
+	}
+	if (kind == EXIT_CALLOUT || t->made_count == MAX_MADE_EXITS)
+		t->not_persistable = true;
+	else
+		t->made[t->made_count++] = rec;
+	return rec;
+}
+
 uint8_t *translate_lasting_stub(const struct jit_exit *rec)
 {
 	enum { SIZE = 4096 };
@@ -276,11 +333,10 @@ uint8_t *translate_lasting_stub(const struct jit_exit *rec)
 
 static void emit_inline_exit(struct translation *t, enum exit_kind kind, uint64_t target)
 {
-	struct jit_exit *rec = fragment_new_exit(kind, target);
-	if (!rec) {
-		t->failed = true;
+	struct jit_exit *rec = new_exit(t, kind, target);
+	if (!rec)
 		return;
-	}
+	rec->stub = t->e.cur;
 	emit_exit_stub(&t->e, rec);
 }
 
@@ -289,7 +345,7 @@ static void emit_inline_exit(struct translation *t, enum exit_kind kind, uint64_
 static void route_branch(struct translation *t, uint8_t *field, uint64_t target)
 {
 	struct fragment *known = fragment_lookup(target);
-	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, target);
+	struct jit_exit *rec = new_exit(t, EXIT_DIRECT, target);
 	if (!rec || t->exit_count == MAX_FRAGMENT_EXITS) {
 		t->failed = true;
 		return;
@@ -579,11 +635,9 @@ static struct jit_exit *new_callout_exit(struct translation *t, const struct blo
 					 uint64_t pc, uint32_t block_remaining, bool is_budget,
 					 int budgets_done)
 {
-	struct jit_exit *rec = fragment_new_exit(EXIT_CALLOUT, pc);
-	if (!rec) {
-		t->failed = true;
+	struct jit_exit *rec = new_exit(t, EXIT_CALLOUT, pc);
+	if (!rec)
 		return NULL;
-	}
 	t->block_calls_out = true;
 	rec->callout = c->fn;
 	rec->callout_arg = c->arg;
@@ -760,6 +814,14 @@ static bool flags_dead_at(struct translation *t, uint64_t target)
 	return true;
 }
 
+static void note_constant_slot(struct translation *t, uint64_t slot, uint64_t target)
+{
+	if (t->slot_count == MAX_CONSTANT_SLOTS)
+		t->not_persistable = true;
+	else
+		t->slots[t->slot_count++] = (struct persist_slot){slot, target};
+}
+
 /* Emits one instruction; returns true when it ended the block's control flow. */
 static bool emit_insn(struct translation *t, const struct block_insn *bi)
 {
@@ -794,13 +856,15 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 	}
 	if (m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) {
 		bool call = m == ZYDIS_MNEMONIC_CALL;
-		uint64_t target = 0;
+		uint64_t target = 0, slot;
 		/* (a lookup that carries the block's count stays, whatever the slot says now) */
 		if (!is_relative_branch(bi) &&
-		    (t->count_in_lookup || !constant_slot_target(bi, &target))) {
+		    (t->count_in_lookup || !constant_slot_target(bi, &slot, &target))) {
 			emit_indirect_branch(t, bi, call);
 			return true;
 		}
+		if (!is_relative_branch(bi))
+			note_constant_slot(t, slot, target);
 		if (call)
 			emit_push_return_address(t, next);
 		emit_direct_jump(t, is_relative_branch(bi) ? branch_target(bi) : target);
@@ -1043,11 +1107,11 @@ static bool has_memory_marks(const struct jit_block *b)
 static bool goes_through_lookup(const struct block_insn *bi)
 {
 	ZydisMnemonic m = bi->insn.mnemonic;
-	uint64_t target;
+	uint64_t slot, target;
 	return !is_unsupported(bi) &&
 	       (m == ZYDIS_MNEMONIC_RET ||
 		((m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) && !is_relative_branch(bi) &&
-		 !constant_slot_target(bi, &target)));
+		 !constant_slot_target(bi, &slot, &target)));
 }
 
 /* Whether a fault before the block's counter update can make it (signals.c): when that
@@ -1186,7 +1250,7 @@ static void emit_basic_block(struct translation *t)
  * as it would between two fragments. */
 static void emit_chained_block_end(struct translation *t, uint64_t next_pc)
 {
-	struct jit_exit *rec = fragment_new_exit(EXIT_DIRECT, next_pc);
+	struct jit_exit *rec = new_exit(t, EXIT_DIRECT, next_pc);
 	if (!rec || t->exit_count == MAX_FRAGMENT_EXITS) {
 		t->failed = true;
 		return;
@@ -1346,6 +1410,26 @@ static void enter_chain_blocks(const struct translation *t, const struct fragmen
 	}
 }
 
+/* Hands the new translation to persist.h. */
+static void keep(const struct translation *t, struct fragment *f)
+{
+	struct persist_entry entries[MAX_CHAIN];
+	for (size_t k = 1; k < chain_length; k++)
+		entries[k - 1] =
+		    (struct persist_entry){chain[k].start_pc, t->block_entry[k],
+					   t->block_mismatch[k], t->block_direct_entry[k]};
+	persist_note(&(struct persist_translation){
+	    .f = f,
+	    .exits = t->made,
+	    .exit_count = (size_t)t->made_count,
+	    .entries = entries,
+	    .entry_count = chain_length - 1,
+	    .slots = t->slots,
+	    .slot_count = (size_t)t->slot_count,
+	    .app_bytes = fetch_buf,
+	});
+}
+
 /* Translates `chain` (decoded at app_pc). NULL when out of room, or (*stale) when the app's
  * code changed since it was fetched. */
 static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, bool registered,
@@ -1406,6 +1490,8 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	if (!registered || !fragment_insert(f))
 		return registered ? NULL : f;
 	enter_chain_blocks(&t, f);
+	if (start == EXIT_DIRECT && !t.not_persistable && !t.code_may_change && persist_wanted())
+		keep(&t, f);
 	return f;
 }
 
@@ -1467,7 +1553,8 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 
 struct fragment *translate_block(uint64_t app_pc)
 {
-	return translate(app_pc, true);
+	struct fragment *kept = persist_find(app_pc);
+	return kept ? kept : translate(app_pc, true);
 }
 
 struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude, uint32_t n)

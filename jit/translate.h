@@ -3,6 +3,7 @@
 #define JIT_TRANSLATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fragment.h"
@@ -34,6 +35,14 @@ void translate_forget_readable_range(uint64_t addr, uint64_t len);
 /* An exit stub for rec in memory of its own (not the code cache, which a reset reuses):
  * jumping there enters the dispatcher with rec. NULL when out of memory. */
 uint8_t *translate_lasting_stub(const struct jit_exit *rec);
+
+/* Points an exit stub made by this translator at another record (persist.h). */
+void translate_stub_set_record(uint8_t *stub, const struct jit_exit *rec);
+/* The length of an exit stub. */
+size_t translate_stub_length(void);
+
+/* Whether the app's code at pc is readable and equals bytes[0, len). */
+bool translate_app_code_equals(uint64_t pc, const uint8_t *bytes, size_t len);
 
 /* The app pc that a fragment's indirect entry (fragment.h) lets in. */
 uint64_t translate_entry_pc(const uint8_t *entry);

@@ -151,6 +151,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}
+	if (k.persist_dir && jit_persist_prepare(k.persist_dir, argv, err, sizeof err)) {
+		fprintf(stderr, "logger: error: %s\n", err);
+		return 2;
+	}
 	static char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0) {
@@ -163,6 +167,7 @@ int main(int argc, char **argv)
 	    .check_native_exec = k.check_native_exec,
 	    .stats = k.shared.jit_stats,
 	    .perf_map = k.shared.jit_perf_map,
+	    .persist_dir = k.persist_dir,
 	    .held_marks = (unsigned)k.shared.jit_held_marks,
 	    .selftest_escape = k.selftest_escape,
 	    .stress_stop_ms = (unsigned)k.stress_stop_ms,

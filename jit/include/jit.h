@@ -8,10 +8,13 @@
 #include <stdint.h>
 
 struct jit_run_options {
-	const char *tool;	  /* "logger": prefix of every message */
-	bool check_native_exec;	  /* app code pages never executable (tests) */
-	bool stats;		  /* -jit:stats */
-	bool perf_map;		  /* -jit:perf_map */
+	const char *tool;	/* "logger": prefix of every message */
+	bool check_native_exec; /* app code pages never executable (tests) */
+	bool stats;		/* -jit:stats */
+	bool perf_map;		/* -jit:perf_map */
+	/* -jit:persist: translations kept in this directory across processes (NULL: none);
+	 * the driver has turned address-space randomisation off (jit_persist_prepare) */
+	const char *persist_dir;
 	unsigned held_marks;	  /* -jit:held_marks: 0 never hold registers, 1 hold, 2 hold
 				   * and find lines without pext */
 	unsigned stress_stop_ms;  /* -jit:stress_stop_ms: stop the world this often (0: never) */
@@ -47,6 +50,11 @@ int jit_helper_thread_start(void *(*fn)(void *arg), void *arg);
  * prepared. Returns only on failure (exit status, message printed). */
 int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
 		  const uint8_t *xsave, size_t xsave_len);
+
+/* For -jit:persist DIR: creates DIR if needed and, unless address-space randomisation is
+ * off already, turns it off and executes the driver again with argv (the same process:
+ * only on success does it not return). Returns 0, or -1 with a message in err. */
+int jit_persist_prepare(const char *dir, char *const *argv, char *err, size_t err_len);
 
 /* Starts `program` with argv[1..] as its arguments and envp as its environment. Returns
  * only when the program cannot be started: the message is printed, and the result is the

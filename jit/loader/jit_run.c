@@ -19,6 +19,7 @@
 #include "../dispatcher.h"
 #include "../messages.h"
 #include "../perf_map.h"
+#include "../persist.h"
 #include "../runtime_lock.h"
 #include "../seccomp.h"
 #include "../signals.h"
@@ -191,6 +192,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	report_image(jit_config.app_exe_path, &exe);
 	if (dynamic)
 		report_image(exe.interp, &interp);
+	persist_start(o->persist_dir, jit_config.app_exe_path);
 	t->gpr[JIT_GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
 	t->app_fs = 0;

@@ -1,0 +1,665 @@
+#include "persist.h"
+
+#include <cpuid.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "block.h"
+#include "code_cache.h"
+#include "code_pages.h"
+#include "config.h"
+#include "constant_slot.h"
+#include "instruction_count.h"
+#include "perf_map.h"
+#include "rt_alloc.h"
+#include "rt_crc32c.h"
+#include "rt_format.h"
+#include "rt_syscall.h"
+#include "threads.h"
+#include "translate.h"
+#include "x86_emit.h"
+
+/* The file: a header, the arenas' bases and lengths, their bytes, then (from a page
+ * boundary, mapped where they are read: most are used) the records. Checksums cover the
+ * rest: a damaged file costs its use, not a crash of the app running its code. */
+enum {
+	FORMAT_VERSION = 1,
+	MAX_FILE_ARENAS = 64,
+	NO_FIELD = UINT32_MAX,
+	MAX_APP_BYTES = 1 << 16,
+	PAGE_SIZE = 4096,
+	INDEX_MIN_BITS = 10,
+};
+static const char magic[8] = "JITKEPT";
+
+struct file_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t arena_count;
+	uint64_t key;
+	/* Where the runtime's code was: the same build in the same place, or no use. */
+	uint64_t anchor;
+	uint64_t records_offset; /* a multiple of the page size */
+	uint64_t records_bytes;
+	uint32_t records_crc;
+	uint32_t pad;
+};
+
+struct file_arena {
+	uint64_t base;
+	uint64_t used;
+	uint32_t crc;
+	uint32_t pad;
+};
+
+/* A kept fragment: this head, then its exits, instruction map, chain entries, constant
+ * slots, and the app bytes it was made from. Offsets are from its indirect entry. */
+struct record {
+	uint32_t length; /* all of it, head included, a multiple of 8 */
+	uint16_t exit_count;
+	uint16_t insn_count;
+	uint16_t entry_count;
+	uint16_t slot_count;
+	uint32_t size; /* of its code */
+	uint64_t app_pc;
+	uint64_t app_end;
+	uint64_t code;
+	uint32_t body_off;
+	uint32_t mismatch_off;
+};
+
+struct record_exit {
+	uint64_t target;
+	uint32_t stub_off;
+	uint32_t field_off; /* NO_FIELD: not a branch's (an inline stub: a syscall's, say) */
+	uint32_t block_remaining;
+	uint8_t kind;
+	uint8_t falls_through;
+	uint8_t pad[2];
+};
+
+struct record_entry {
+	uint64_t pc;
+	uint32_t entry_off;
+	uint32_t mismatch_off;
+	uint32_t direct_off;
+	uint32_t pad;
+};
+
+/* A record of a file read at start, or of a translation made here. */
+struct kept {
+	const struct record *rec;
+	bool own;	    /* made here (its record allocated alone), not read */
+	struct fragment *f; /* current once found or made; NULL: not taken (yet) */
+	bool dropped;	    /* its code is gone, or did not match the app */
+};
+
+static const char *dir;
+static char path[4096];
+static uint64_t key;
+static long owner; /* the process that started the program: the one that writes */
+static bool dirty; /* translations made since the file was read or written */
+static struct kept *kept;
+static size_t kept_count, kept_cap;
+/* The records read, by app pc: open addressing, the pc in the slot (index 0: empty). */
+struct index_slot {
+	uint64_t pc;
+	size_t index; /* in kept, + 1 */
+};
+static struct index_slot *slots;
+static unsigned slot_bits;
+static uint64_t found;
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t hash_file(uint64_t h, const char *file)
+{
+	struct stat st;
+	if (rt_syscall2(SYS_stat, (long)file, (long)&st) != 0)
+		return hash_bytes(h, file, strlen(file));
+	uint64_t id[] = {st.st_dev, st.st_ino, (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+			 (uint64_t)st.st_mtim.tv_nsec};
+	return hash_bytes(h, id, sizeof id);
+}
+
+/* What the code depends on besides the app bytes: the runtime's build, the program, the
+ * configuration, the CPU. */
+static uint64_t key_of(const char *exe_path)
+{
+	uint64_t h = hash_bytes(0xcbf29ce484222325ull, magic, sizeof magic);
+	h = hash_file(h, "/proc/self/exe");
+	h = hash_file(h, exe_path);
+	uint8_t config[] = {jit_config.stats, jit_config.check_native_exec, jit_config.held_marks,
+			    icount_is_striped(), FORMAT_VERSION};
+	h = hash_bytes(h, config, sizeof config);
+	unsigned leaves[][2] = {{0, 0}, {1, 0}, {7, 0}, {0xd, 0}, {0xd, 1}};
+	for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++) {
+		unsigned r[4] = {0};
+		__cpuid_count(leaves[i][0], leaves[i][1], r[0], r[1], r[2], r[3]);
+		if (leaves[i][0] == 1)
+			r[1] = 0; /* (the APIC id of the CPU it ran on) */
+		h = hash_bytes(h, r, sizeof r);
+	}
+	return h;
+}
+
+static uint64_t anchor(void)
+{
+	return (uint64_t)&persist_start;
+}
+
+static bool remember(const struct record *rec, struct fragment *f)
+{
+	if (kept_count == kept_cap) {
+		size_t cap = kept_cap ? kept_cap * 2 : 4096;
+		struct kept *n = rt_realloc(kept, cap * sizeof *n);
+		if (!n)
+			return false;
+		kept = n;
+		kept_cap = cap;
+	}
+	kept[kept_count++] = (struct kept){rec, f != NULL, f, false};
+	return true;
+}
+
+/* Neighbouring pcs in neighbouring slots, each 4 MiB of code at an offset of its own (as
+ * fragment.c's map: following a fragment's exits looks up the code around it). */
+static size_t slot_of(uint64_t pc, unsigned bits)
+{
+	uint64_t region = ((pc >> 22) * 0x9e3779b97f4a7c15ull) >> 32;
+	return (size_t)(((pc >> 2) + region) & (((size_t)1 << bits) - 1));
+}
+
+static bool index_records(void)
+{
+	unsigned bits = INDEX_MIN_BITS;
+	while (((size_t)1 << bits) < kept_count * 2)
+		bits++;
+	slots = rt_calloc((size_t)1 << bits, sizeof *slots);
+	if (!slots)
+		return false;
+	slot_bits = bits;
+	size_t mask = ((size_t)1 << bits) - 1;
+	for (size_t i = 0; i < kept_count; i++) {
+		size_t s = slot_of(kept[i].rec->app_pc, bits);
+		while (slots[s].index)
+			s = (s + 1) & mask;
+		slots[s] = (struct index_slot){kept[i].rec->app_pc, i + 1};
+	}
+	return true;
+}
+
+/* Whether [off, off + len) lies in a record's code. */
+static bool inside(const struct record *r, uint32_t off, uint32_t len)
+{
+	return off <= r->size && len <= r->size - off;
+}
+
+static const struct record_exit *exits_of(const struct record *r)
+{
+	return (const struct record_exit *)(r + 1);
+}
+static const struct insn_map *insns_of(const struct record *r)
+{
+	return (const struct insn_map *)(exits_of(r) + r->exit_count);
+}
+static const struct record_entry *entries_of(const struct record *r)
+{
+	return (const struct record_entry *)(insns_of(r) + r->insn_count);
+}
+static const struct persist_slot *slots_of(const struct record *r)
+{
+	return (const struct persist_slot *)(entries_of(r) + r->entry_count);
+}
+static const uint8_t *bytes_of(const struct record *r)
+{
+	return (const uint8_t *)(slots_of(r) + r->slot_count);
+}
+
+static size_t record_length(size_t exits, size_t insns, size_t entries, size_t nslots,
+			    size_t app_bytes)
+{
+	size_t n = sizeof(struct record) + exits * sizeof(struct record_exit) +
+		   insns * sizeof(struct insn_map) + entries * sizeof(struct record_entry) +
+		   nslots * sizeof(struct persist_slot) + app_bytes;
+	return (n + 7) & ~(size_t)7;
+}
+
+/* A record read from a file, checked against the file's arenas before anything in it is
+ * used (a damaged file must cost its use, nothing more). */
+static bool record_sane(const struct record *r, size_t room, const struct file_arena *arenas,
+			uint32_t arena_count, const bool *mapped)
+{
+	if (room < sizeof *r || r->length > room || r->length % 8 || r->app_end <= r->app_pc ||
+	    r->app_end - r->app_pc > MAX_APP_BYTES ||
+	    r->length != record_length(r->exit_count, r->insn_count, r->entry_count, r->slot_count,
+				       r->app_end - r->app_pc) ||
+	    !inside(r, r->body_off, 1) || !inside(r, r->mismatch_off, 4))
+		return false;
+	bool in_arena = false;
+	for (uint32_t i = 0; i < arena_count; i++)
+		in_arena |= mapped[i] && r->code >= arenas[i].base &&
+			    r->code - arenas[i].base <= arenas[i].used &&
+			    r->size <= arenas[i].used - (r->code - arenas[i].base);
+	if (!in_arena)
+		return false;
+	for (uint16_t i = 0; i < r->exit_count; i++) {
+		const struct record_exit *e = &exits_of(r)[i];
+		uint32_t field_length = e->falls_through ? FALL_THROUGH_SITE_LENGTH : 4;
+		if (e->kind > EXIT_FAULT || e->kind == EXIT_CALLOUT ||
+		    !inside(r, e->stub_off, (uint32_t)translate_stub_length()) ||
+		    (e->field_off != NO_FIELD && !inside(r, e->field_off, field_length)))
+			return false;
+	}
+	for (uint16_t i = 0; i < r->insn_count; i++)
+		if (!inside(r, insns_of(r)[i].cache_off, 1))
+			return false;
+	for (uint16_t i = 0; i < r->entry_count; i++) {
+		const struct record_entry *e = &entries_of(r)[i];
+		if (!inside(r, e->entry_off, 1) || !inside(r, e->mismatch_off, 4) ||
+		    !inside(r, e->direct_off, 1))
+			return false;
+	}
+	return true;
+}
+
+static bool read_all(int fd, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+	while (len) {
+		long n = rt_read(fd, p, len);
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static bool skip(int fd, uint64_t len)
+{
+	return rt_syscall3(SYS_lseek, fd, (long)len, SEEK_CUR) >= 0;
+}
+
+/* The records, mapped read-only: NULL when the file does not hold them whole or they do
+ * not check. */
+static const uint8_t *map_records(int fd, const struct file_header *h)
+{
+	struct stat st;
+	if (!h->records_bytes || h->records_offset % PAGE_SIZE ||
+	    rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
+	    (uint64_t)st.st_size < h->records_offset ||
+	    (uint64_t)st.st_size - h->records_offset < h->records_bytes)
+		return NULL;
+	long at =
+	    rt_mmap(NULL, h->records_bytes, PROT_READ, MAP_PRIVATE, fd, (off_t)h->records_offset);
+	if (rt_is_error(at))
+		return NULL;
+	if (rt_crc32c(0, (const void *)at, h->records_bytes) != h->records_crc) {
+		rt_munmap((void *)at, h->records_bytes);
+		return NULL;
+	}
+	return (const uint8_t *)at;
+}
+
+/* Reads the file: its arenas go where they were (those whose place is taken are left
+ * out, and so are their records). False when the file is of no use. */
+static bool load(int fd)
+{
+	struct file_header h;
+	struct file_arena arenas[MAX_FILE_ARENAS];
+	bool mapped[MAX_FILE_ARENAS] = {false};
+	if (!read_all(fd, &h, sizeof h) || memcmp(h.magic, magic, sizeof magic) ||
+	    h.version != FORMAT_VERSION || h.key != key || h.anchor != anchor() ||
+	    h.arena_count > MAX_FILE_ARENAS || h.records_bytes > (1ull << 30) ||
+	    !read_all(fd, arenas, h.arena_count * sizeof *arenas))
+		return false;
+	const uint8_t *records = map_records(fd, &h);
+	if (!records)
+		return false;
+	for (uint32_t i = 0; i < h.arena_count; i++) {
+		if (arenas[i].used > code_cache_arena_size())
+			return false;
+		uint8_t *at = code_cache_adopt(arenas[i].base, arenas[i].used);
+		/* (an arena whose bytes do not check stays, as room for new code) */
+		mapped[i] = at && read_all(fd, at, arenas[i].used) &&
+			    rt_crc32c(0, at, arenas[i].used) == arenas[i].crc;
+		if (!at && !skip(fd, arenas[i].used))
+			return false;
+	}
+	for (uint64_t at = 0; at < h.records_bytes;) {
+		const struct record *r = (const struct record *)(records + at);
+		if (!record_sane(r, h.records_bytes - at, arenas, h.arena_count, mapped))
+			break; /* the rest cannot be trusted to start where it seems to */
+		at += r->length;
+		if (!remember(r, NULL))
+			return false;
+	}
+	return index_records();
+}
+
+void persist_start(const char *kept_dir, const char *exe_path)
+{
+	if (!kept_dir || !instrument_is_code_only())
+		return;
+	dir = kept_dir;
+	owner = rt_getpid();
+	key = key_of(exe_path);
+	rt_format(path, sizeof path, "%s/%016lx.jit", dir, key);
+	long fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	/* (code from the file runs: only the user's own, which nobody else may write) */
+	struct stat st;
+	if (rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
+	    st.st_uid != (uid_t)rt_syscall0(SYS_geteuid) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    !load((int)fd)) {
+		/* (what was adopted holds no record: new code goes after it) */
+		kept_count = 0;
+		rt_free(slots);
+		slots = NULL;
+	}
+	rt_close((int)fd);
+}
+
+bool persist_wanted(void)
+{
+	return dir != NULL;
+}
+
+/* As a new translation's: block ends fall through, branches to current fragments go
+ * straight there (the others through the dispatcher, once). */
+static void link_exits(const struct fragment *f)
+{
+	if (!threads_may_link())
+		return;
+	for (uint32_t i = 0; i < f->exit_count; i++) {
+		struct jit_exit *e = f->exits[i];
+		const struct fragment *to = e->falls_through ? NULL : fragment_lookup(e->target);
+		if (e->falls_through)
+			patch_fall_through(e->branch_field, NULL);
+		else if (to && rel32_reaches(e->branch_field, to->cache_pc))
+			patch_rel32(e->branch_field, to->cache_pc);
+		else
+			continue;
+		e->linked = true;
+	}
+}
+
+/* Makes the kept fragment current, as translate.c's try_translate does a new one. */
+static struct fragment *take(struct kept *k)
+{
+	const struct record *r = k->rec;
+	k->dropped = true; /* (tried once, whatever comes of it) */
+	size_t app_bytes = r->app_end - r->app_pc;
+	if ((r->entry_count && code_pages_may_change(r->app_pc, r->app_end)) ||
+	    !translate_app_code_equals(r->app_pc, bytes_of(r), app_bytes))
+		return NULL;
+	for (uint16_t i = 0; i < r->slot_count; i++)
+		if (!constant_slot_still(slots_of(r)[i].slot, slots_of(r)[i].value))
+			return NULL;
+	struct fragment *f = fragment_meta_alloc(sizeof *f);
+	struct jit_exit **exits = fragment_meta_alloc(sizeof *exits * ((size_t)r->exit_count + 1));
+	if (!f || !exits)
+		return NULL;
+	uint8_t *code = (uint8_t *)r->code;
+	uint32_t branches = 0;
+	for (uint16_t i = 0; i < r->exit_count; i++) {
+		const struct record_exit *e = &exits_of(r)[i];
+		struct jit_exit *rec = fragment_new_exit((enum exit_kind)e->kind, e->target);
+		if (!rec)
+			return NULL;
+		rec->stub = code + e->stub_off;
+		rec->falls_through = e->falls_through;
+		rec->owner = e->falls_through ? f : NULL;
+		rec->block_remaining = e->block_remaining;
+		translate_stub_set_record(rec->stub, rec);
+		if (e->field_off != NO_FIELD) {
+			rec->branch_field = code + e->field_off;
+			exits[branches++] = rec;
+		}
+	}
+	*f = (struct fragment){
+	    .app_pc = r->app_pc,
+	    .app_end = r->app_end,
+	    .indirect_entry = code,
+	    .mismatch_field = code + r->mismatch_off,
+	    .cache_pc = code + r->body_off,
+	    .cache_size = r->size,
+	    .exits = exits,
+	    .exit_count = branches,
+	    .insn_count = r->insn_count,
+	    .insns = (struct insn_map *)insns_of(r), /* (read-only: kept as the record is) */
+	};
+	fragment_index(f);
+	perf_map_translated(f);
+	code_pages_translated(f->app_pc, f->app_end);
+	/* (as for a new translation: a write between the check and the protection) */
+	if (!translate_app_code_equals(r->app_pc, bytes_of(r), app_bytes) || !fragment_insert(f))
+		return NULL;
+	for (uint16_t i = 0; i < r->entry_count; i++) {
+		const struct record_entry *e = &entries_of(r)[i];
+		if (fragment_lookup(e->pc))
+			continue;
+		struct fragment *entry = fragment_meta_alloc(sizeof *entry);
+		if (!entry)
+			break;
+		*entry = (struct fragment){
+		    .app_pc = e->pc,
+		    .app_end = f->app_end,
+		    .indirect_entry = code + e->entry_off,
+		    .mismatch_field = code + e->mismatch_off,
+		    .cache_pc = code + e->direct_off,
+		    .inside = f,
+		};
+		if (!fragment_insert(entry))
+			break;
+	}
+	k->f = f;
+	k->dropped = false;
+	found++;
+	return f;
+}
+
+/* The record for app_pc not tried yet, if any. */
+static struct kept *untried(uint64_t app_pc)
+{
+	size_t mask = ((size_t)1 << slot_bits) - 1;
+	for (size_t s = slot_of(app_pc, slot_bits); slots[s].index; s = (s + 1) & mask) {
+		if (slots[s].pc != app_pc)
+			continue;
+		struct kept *k = &kept[slots[s].index - 1];
+		return k->f || k->dropped ? NULL : k;
+	}
+	return NULL;
+}
+
+/* Takes app_pc's fragment and, ahead, those its direct exits lead to, and theirs: each
+ * trip through the dispatcher for a fragment not taken yet would cost about what taking
+ * it costs. Then links them all, to each other too. */
+struct fragment *persist_find(uint64_t app_pc)
+{
+	enum { AHEAD = 512 };
+	struct kept *first = slots ? untried(app_pc) : NULL;
+	struct fragment *f = first ? take(first) : NULL;
+	if (!f)
+		return NULL;
+	struct fragment *taken[AHEAD];
+	size_t n = 0, linked = 0;
+	taken[n++] = f;
+	while (linked < n) {
+		const struct fragment *g = taken[linked++];
+		for (uint32_t i = 0; i < g->exit_count && n < AHEAD; i++) {
+			const struct jit_exit *e = g->exits[i];
+			struct kept *k = e->falls_through || fragment_lookup(e->target)
+					     ? NULL
+					     : untried(e->target);
+			struct fragment *next = k ? take(k) : NULL;
+			if (next)
+				taken[n++] = next;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		link_exits(taken[i]);
+	return f;
+}
+
+void persist_note(const struct persist_translation *pt)
+{
+	const struct fragment *f = pt->f;
+	size_t app_bytes = f->app_end - f->app_pc;
+	size_t len = record_length(pt->exit_count, f->insn_count, pt->entry_count, pt->slot_count,
+				   app_bytes);
+	if (app_bytes > MAX_APP_BYTES || pt->exit_count > UINT16_MAX)
+		return;
+	struct record *r = rt_calloc(1, len);
+	if (!r)
+		return;
+	const uint8_t *code = f->indirect_entry;
+	*r = (struct record){
+	    .length = (uint32_t)len,
+	    .exit_count = (uint16_t)pt->exit_count,
+	    .insn_count = (uint16_t)f->insn_count,
+	    .entry_count = (uint16_t)pt->entry_count,
+	    .slot_count = (uint16_t)pt->slot_count,
+	    .size = f->cache_size,
+	    .app_pc = f->app_pc,
+	    .app_end = f->app_end,
+	    .code = (uint64_t)code,
+	    .body_off = (uint32_t)(f->cache_pc - code),
+	    .mismatch_off = (uint32_t)(f->mismatch_field - code),
+	};
+	struct record_exit *exits = (struct record_exit *)exits_of(r);
+	for (size_t i = 0; i < pt->exit_count; i++) {
+		const struct jit_exit *e = pt->exits[i];
+		exits[i] = (struct record_exit){
+		    .target = e->target,
+		    .stub_off = (uint32_t)(e->stub - code),
+		    .field_off = e->branch_field ? (uint32_t)(e->branch_field - code) : NO_FIELD,
+		    .block_remaining = e->block_remaining,
+		    .kind = (uint8_t)e->kind,
+		    .falls_through = e->falls_through,
+		};
+	}
+	memcpy((void *)insns_of(r), f->insns, sizeof *f->insns * f->insn_count);
+	struct record_entry *entries = (struct record_entry *)entries_of(r);
+	for (size_t i = 0; i < pt->entry_count; i++) {
+		const struct persist_entry *e = &pt->entries[i];
+		entries[i] = (struct record_entry){
+		    .pc = e->pc,
+		    .entry_off = (uint32_t)(e->indirect_entry - code),
+		    .mismatch_off = (uint32_t)(e->mismatch_field - code),
+		    .direct_off = (uint32_t)(e->cache_pc - code),
+		};
+	}
+	memcpy((void *)slots_of(r), pt->slots, sizeof *pt->slots * pt->slot_count);
+	memcpy((void *)bytes_of(r), pt->app_bytes, app_bytes);
+	if (!remember(r, pt->f)) {
+		rt_free(r);
+		return;
+	}
+	dirty = true;
+}
+
+static void unlink_mismatch(const struct fragment *f)
+{
+	if (f && f->mismatch_link && f->mismatch_link->linked)
+		fragment_unlink_exit(f->mismatch_link);
+}
+
+/* Whether k is written, its code then unlinked as the file has it: every exit and entry
+ * as it was made, before the dispatcher linked anything. */
+static bool to_write(const struct kept *k)
+{
+	if (!k->f)
+		return !k->dropped;
+	if (!fragment_is_current(k->f))
+		return false;
+	fragment_unlink(k->f);
+	unlink_mismatch(k->f);
+	for (uint16_t i = 0; i < k->rec->entry_count; i++) {
+		const struct fragment *g = fragment_lookup(entries_of(k->rec)[i].pc);
+		if (g && g->inside == k->f)
+			unlink_mismatch(g);
+	}
+	return true;
+}
+
+static bool write_file(int fd)
+{
+	struct code_cache_span spans[MAX_FILE_ARENAS];
+	size_t n = code_cache_spans(spans, MAX_FILE_ARENAS);
+	struct file_header h = {
+	    .version = FORMAT_VERSION, .arena_count = (uint32_t)n, .key = key, .anchor = anchor()};
+	memcpy(h.magic, magic, sizeof magic);
+	/* (unlinking first: the arenas' bytes are written as the records need them) */
+	bool *write = rt_calloc(kept_count + 1, sizeof *write);
+	if (!write)
+		return false;
+	for (size_t i = 0; i < kept_count; i++) {
+		if (!(write[i] = to_write(&kept[i])))
+			continue;
+		h.records_crc = rt_crc32c(h.records_crc, kept[i].rec, kept[i].rec->length);
+		h.records_bytes += kept[i].rec->length;
+	}
+	struct file_arena arenas[MAX_FILE_ARENAS];
+	uint64_t end = sizeof h + n * sizeof *arenas;
+	for (size_t i = 0; i < n; i++) {
+		arenas[i] = (struct file_arena){(uint64_t)spans[i].base, spans[i].used,
+						rt_crc32c(0, spans[i].base, spans[i].used), 0};
+		end += spans[i].used;
+	}
+	h.records_offset = (end + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
+	static const uint8_t zeros[PAGE_SIZE];
+	bool ok = rt_write_all(fd, &h, sizeof h) >= 0 &&
+		  rt_write_all(fd, arenas, n * sizeof *arenas) >= 0;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = rt_write_all(fd, spans[i].base, spans[i].used) >= 0;
+	ok = ok && rt_write_all(fd, zeros, h.records_offset - end) >= 0;
+	for (size_t i = 0; ok && i < kept_count; i++)
+		if (write[i])
+			ok = rt_write_all(fd, kept[i].rec, kept[i].rec->length) >= 0;
+	rt_free(write);
+	return ok;
+}
+
+void persist_save(void)
+{
+	if (!dir || !dirty || rt_getpid() != owner)
+		return;
+	dirty = false;
+	char tmp[sizeof path + 32];
+	rt_format(tmp, sizeof tmp, "%s.%ld.tmp", path, owner);
+	long fd = rt_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	bool ok = write_file((int)fd);
+	ok &= rt_close((int)fd) == 0;
+	/* (a reader has the old file or the new one whole, never a part) */
+	if (!ok || rt_syscall4(SYS_renameat, AT_FDCWD, (long)tmp, AT_FDCWD, (long)path) != 0)
+		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)tmp, 0);
+}
+
+void persist_cache_reset(void)
+{
+	for (size_t i = 0; i < kept_count; i++)
+		if (kept[i].own)
+			rt_free((void *)kept[i].rec);
+	kept_count = 0;
+	rt_free(slots);
+	slots = NULL;
+}
+
+uint64_t persist_fragments_found(void)
+{
+	return found;
+}

@@ -1,0 +1,74 @@
+/* Translations kept across processes (-jit:persist DIR): a process writes its code cache
+ * and what describes its fragments to DIR at its exit (and before an execve), under a key
+ * naming the program, the runtime's build and the configuration; the next process of the
+ * same program maps that code where it was and takes a fragment from it, instead of
+ * translating, once the app bytes it was made from are found unchanged.
+ *
+ * The code is used where it was made, so the address space must come out the same: the
+ * driver turns address-space randomisation off for the app (as gdb does), the runtime's
+ * memory then falls in the same places, and a fragment's absolute addresses (app pcs, the
+ * code cache's own, the runtime's through %gs) hold as they were. Only what differs per
+ * process is made anew: the exit records (their stubs rewritten), links (every exit starts
+ * unlinked), the fragment map. Only translations without clients' instrumentation are
+ * kept (a client's code depends on its state); a translation that read other app memory
+ * (a constant slot: constant_slot.h) is kept with the value it read, checked again. */
+#ifndef JIT_PERSIST_H
+#define JIT_PERSIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fragment.h"
+
+/* A block of a chain after its first (translate.c): where it is entered. */
+struct persist_entry {
+	uint64_t pc;
+	uint8_t *indirect_entry;
+	uint8_t *mismatch_field;
+	uint8_t *cache_pc;
+};
+
+/* An 8-byte slot of app memory whose value a translation used as a branch target. */
+struct persist_slot {
+	uint64_t slot;
+	uint64_t value;
+};
+
+/* What a new translation is made of, for keeping it. */
+struct persist_translation {
+	struct fragment *f;
+	struct jit_exit *const *exits; /* every exit made for it */
+	size_t exit_count;
+	const struct persist_entry *entries;
+	size_t entry_count;
+	const struct persist_slot *slots;
+	size_t slot_count;
+	const uint8_t *app_bytes; /* [f->app_pc, f->app_end) as translated */
+};
+
+/* At start-up, after the program's images are mapped and before its first translation:
+ * maps the kept code of this program, if any. dir NULL: nothing is kept. */
+void persist_start(const char *dir, const char *exe_path);
+
+/* Whether new translations are to be kept (persist_note). */
+bool persist_wanted(void);
+
+/* A fragment for app_pc from the kept code, made current; NULL when there is none or it no
+ * longer matches the app. Runtime lock held. */
+struct fragment *persist_find(uint64_t app_pc);
+
+/* A new translation, registered, to be kept. Runtime lock held. */
+void persist_note(const struct persist_translation *pt);
+
+/* Writes what is kept, when this process started the program and translated anything
+ * since (at exit, and before an execve). Runtime lock held. */
+void persist_save(void);
+
+/* The code cache is reused from its start: the kept code there is gone. */
+void persist_cache_reset(void);
+
+/* Fragments taken from kept code (for -jit:stats). */
+uint64_t persist_fragments_found(void);
+
+#endif

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Usage: persist.sh LOGGER SIEVE SMC CHAIN_SMC THREADS COUNT_AFTER_FAULTS
+# -jit:persist DIR: each program runs natively, then twice under the logger keeping its
+# translations in DIR; stdout and exit status are the native ones both times, and the
+# second run takes fragments from the file the first one wrote (-jit:stats). Self-modifying
+# code still runs its new code; -icount counts the same with kept code; a file damaged in
+# its records or its code, or cut short, costs its use and nothing else, and so does one
+# that others may write; a DIR that cannot
+# be made is a one-line error.
+set -uo pipefail
+logger=$1 sieve=$2 smc=$3 chain_smc=$4 threads=$5 count_after_faults=$6
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+kept=$work/kept
+fail() {
+	echo "persist: $*"
+	exit 1
+}
+# The last process's figure (a shell's children print theirs first).
+stat_of() { sed -n "s/.*jit stats: $1 \([0-9]*\).*/\1/p" "$work/jit.err" | tail -1; }
+
+# run PROGRAM ARGS: under the logger with kept code; sets status.
+run() {
+	(cd "$work" && "$logger" -log 0 -jit:persist "$kept" -jit:stats 1 -- "$@" \
+		>"$work/jit.out" 2>"$work/jit.err")
+	status=$?
+}
+
+# check LABEL PROGRAM ARGS: as natively on every run; prints the kept fragments used.
+check() {
+	local label=$1
+	shift
+	(cd "$work" && "$@" >"$work/native.out" 2>/dev/null)
+	native=$?
+	for pass in first second; do
+		run "$@"
+		[ "$status" -eq "$native" ] ||
+			fail "$label, $pass run: exit status $status, natively $native: $(head -3 "$work/jit.err")"
+		cmp -s "$work/native.out" "$work/jit.out" || fail "$label, $pass run: stdout differs"
+	done
+	used=$(stat_of "kept fragments used")
+	[ "${used:-0}" -gt 0 ] || fail "$label: the second run used no kept fragment"
+	echo "$label: as natively twice; the second run used $used kept fragments and" \
+		"translated $(stat_of fragments)"
+}
+
+check sieve "$sieve" 5000
+full=$used
+[ "$(stat_of fragments)" -lt $((full / 4)) ] ||
+	fail "sieve: the second run translated $(stat_of fragments) fragments, with $full kept"
+check self-modifying "$smc"
+check chain-rewritten "$chain_smc"
+check threads "$threads"
+check "shell and children" sh -c "expr 6 \* 7; $sieve 100"
+
+# The count is the same whether the code is kept or new.
+for pass in first second; do
+	(cd "$work" && "$logger" -log 0 -icount -jit:persist "$kept" -jit:stats 1 -- \
+		"$count_after_faults" >"$work/jit.out" 2>"$work/jit.err")
+	status=$?
+	[ "$status" -eq 70 ] && grep -q '^icount total 2243$' "$work/jit.err" ||
+		fail "-icount, $pass run: exit $status: $(grep -v 'jit stats' "$work/jit.err" | head -3)"
+done
+[ "$(stat_of "kept fragments used")" -gt 0 ] || fail "-icount: no kept fragment used"
+echo "-icount: 2243 both times, $(stat_of "kept fragments used") kept fragments used"
+
+# Damage: a byte of the records, a byte of the code, the file cut short.
+kept=$work/damaged
+run "$sieve" 5000
+file=$(ls "$kept"/*.jit 2>/dev/null)
+run "$sieve" 5000
+[ -f "$file" ] && [ "$(stat_of "kept fragments used")" -eq "$full" ] || fail "no clean start"
+records=$(od -An -t u8 -j 32 -N 8 "$file" | tr -d ' ')
+flip() { printf '\x5a' | dd of="$file" bs=1 seek="$1" conv=notrunc status=none; }
+damage() {
+	local what=$1 want=$2
+	cp "$file" "$work/clean"
+	$3
+	run "$sieve" 5000
+	[ "$status" -eq 0 ] && cmp -s "$work/native.out" "$work/jit.out" ||
+		fail "$what: exit $status, or stdout differs"
+	used=$(stat_of "kept fragments used")
+	case $want in
+	none) [ "$used" -eq 0 ] || fail "$what: $used kept fragments used" ;;
+	fewer) [ "$used" -lt "$full" ] || fail "$what: all $used kept fragments used" ;;
+	esac
+	cp "$work/clean" "$file"
+	chmod 644 "$file"
+	echo "$what: $used kept fragments used, the program as natively"
+}
+"$sieve" 5000 >"$work/native.out"
+records_damaged() { flip $((records + 200)); }
+code_damaged() { flip $((56 + 24 * $(od -An -t u4 -j 12 -N 4 "$file" | tr -d ' ') + 100)); }
+cut_short() { truncate -s $((records + 100)) "$file"; }
+group_writable() { chmod g+w "$file"; }
+damage "a byte of the records" none records_damaged
+damage "a byte of the code" fewer code_damaged
+damage "the file cut short" none cut_short
+damage "the file writable by its group" none group_writable
+
+out=$("$logger" -log 0 -jit:persist /proc/none/kept -- true 2>&1)
+status=$?
+[ "$status" -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+	grep -q "^logger: error: cannot create the -jit:persist directory '/proc/none/kept'" <<<"$out" ||
+	fail "an impossible directory: exit $status: $out"
+echo "persist: OK"
