@@ -3,91 +3,25 @@
 #include <cpuid.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "block.h"
-#include "code_cache.h"
 #include "code_pages.h"
 #include "config.h"
 #include "constant_slot.h"
 #include "instruction_count.h"
 #include "perf_map.h"
+#include "persist_file.h"
+#include "persist_record.h"
 #include "rt_alloc.h"
-#include "rt_crc32c.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 #include "threads.h"
 #include "translate.h"
 #include "x86_emit.h"
 
-/* The file: a header, the arenas' bases and lengths, their bytes, then (from a page
- * boundary, mapped where they are read: most are used) the records. Checksums cover the
- * rest: a damaged file costs its use, not a crash of the app running its code. */
-enum {
-	FORMAT_VERSION = 1,
-	MAX_FILE_ARENAS = 64,
-	NO_FIELD = UINT32_MAX,
-	MAX_APP_BYTES = 1 << 16,
-	PAGE_SIZE = 4096,
-	INDEX_MIN_BITS = 10,
-};
-static const char magic[8] = "JITKEPT";
-
-struct file_header {
-	char magic[8];
-	uint32_t version;
-	uint32_t arena_count;
-	uint64_t key;
-	/* Where the runtime's code was: the same build in the same place, or no use. */
-	uint64_t anchor;
-	uint64_t records_offset; /* a multiple of the page size */
-	uint64_t records_bytes;
-	uint32_t records_crc;
-	uint32_t pad;
-};
-
-struct file_arena {
-	uint64_t base;
-	uint64_t used;
-	uint32_t crc;
-	uint32_t pad;
-};
-
-/* A kept fragment: this head, then its exits, instruction map, chain entries, constant
- * slots, and the app bytes it was made from. Offsets are from its indirect entry. */
-struct record {
-	uint32_t length; /* all of it, head included, a multiple of 8 */
-	uint16_t exit_count;
-	uint16_t insn_count;
-	uint16_t entry_count;
-	uint16_t slot_count;
-	uint32_t size; /* of its code */
-	uint64_t app_pc;
-	uint64_t app_end;
-	uint64_t code;
-	uint32_t body_off;
-	uint32_t mismatch_off;
-};
-
-struct record_exit {
-	uint64_t target;
-	uint32_t stub_off;
-	uint32_t field_off; /* NO_FIELD: not a branch's (an inline stub: a syscall's, say) */
-	uint32_t block_remaining;
-	uint8_t kind;
-	uint8_t falls_through;
-	uint8_t pad[2];
-};
-
-struct record_entry {
-	uint64_t pc;
-	uint32_t entry_off;
-	uint32_t mismatch_off;
-	uint32_t direct_off;
-	uint32_t pad;
-};
+enum { INDEX_MIN_BITS = 10 };
 
 /* A record of a file read at start, or of a translation made here. */
 struct kept {
@@ -135,11 +69,12 @@ static uint64_t hash_file(uint64_t h, const char *file)
  * configuration, the CPU. */
 static uint64_t key_of(const char *exe_path)
 {
-	uint64_t h = hash_bytes(0xcbf29ce484222325ull, magic, sizeof magic);
+	uint32_t version = PERSIST_FILE_VERSION;
+	uint64_t h = hash_bytes(0xcbf29ce484222325ull, &version, sizeof version);
 	h = hash_file(h, "/proc/self/exe");
 	h = hash_file(h, exe_path);
 	uint8_t config[] = {jit_config.stats, jit_config.check_native_exec, jit_config.held_marks,
-			    icount_is_striped(), FORMAT_VERSION};
+			    icount_is_striped()};
 	h = hash_bytes(h, config, sizeof config);
 	unsigned leaves[][2] = {{0, 0}, {1, 0}, {7, 0}, {0xd, 0}, {0xd, 1}};
 	for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++) {
@@ -198,153 +133,10 @@ static bool index_records(void)
 	return true;
 }
 
-/* Whether [off, off + len) lies in a record's code. */
-static bool inside(const struct record *r, uint32_t off, uint32_t len)
+static bool remember_read(const struct record *r, void *arg)
 {
-	return off <= r->size && len <= r->size - off;
-}
-
-static const struct record_exit *exits_of(const struct record *r)
-{
-	return (const struct record_exit *)(r + 1);
-}
-static const struct insn_map *insns_of(const struct record *r)
-{
-	return (const struct insn_map *)(exits_of(r) + r->exit_count);
-}
-static const struct record_entry *entries_of(const struct record *r)
-{
-	return (const struct record_entry *)(insns_of(r) + r->insn_count);
-}
-static const struct persist_slot *slots_of(const struct record *r)
-{
-	return (const struct persist_slot *)(entries_of(r) + r->entry_count);
-}
-static const uint8_t *bytes_of(const struct record *r)
-{
-	return (const uint8_t *)(slots_of(r) + r->slot_count);
-}
-
-static size_t record_length(size_t exits, size_t insns, size_t entries, size_t nslots,
-			    size_t app_bytes)
-{
-	size_t n = sizeof(struct record) + exits * sizeof(struct record_exit) +
-		   insns * sizeof(struct insn_map) + entries * sizeof(struct record_entry) +
-		   nslots * sizeof(struct persist_slot) + app_bytes;
-	return (n + 7) & ~(size_t)7;
-}
-
-/* A record read from a file, checked against the file's arenas before anything in it is
- * used (a damaged file must cost its use, nothing more). */
-static bool record_sane(const struct record *r, size_t room, const struct file_arena *arenas,
-			uint32_t arena_count, const bool *mapped)
-{
-	if (room < sizeof *r || r->length > room || r->length % 8 || r->app_end <= r->app_pc ||
-	    r->app_end - r->app_pc > MAX_APP_BYTES ||
-	    r->length != record_length(r->exit_count, r->insn_count, r->entry_count, r->slot_count,
-				       r->app_end - r->app_pc) ||
-	    !inside(r, r->body_off, 1) || !inside(r, r->mismatch_off, 4))
-		return false;
-	bool in_arena = false;
-	for (uint32_t i = 0; i < arena_count; i++)
-		in_arena |= mapped[i] && r->code >= arenas[i].base &&
-			    r->code - arenas[i].base <= arenas[i].used &&
-			    r->size <= arenas[i].used - (r->code - arenas[i].base);
-	if (!in_arena)
-		return false;
-	for (uint16_t i = 0; i < r->exit_count; i++) {
-		const struct record_exit *e = &exits_of(r)[i];
-		uint32_t field_length = e->falls_through ? FALL_THROUGH_SITE_LENGTH : 4;
-		if (e->kind > EXIT_FAULT || e->kind == EXIT_CALLOUT ||
-		    !inside(r, e->stub_off, (uint32_t)translate_stub_length()) ||
-		    (e->field_off != NO_FIELD && !inside(r, e->field_off, field_length)))
-			return false;
-	}
-	for (uint16_t i = 0; i < r->insn_count; i++)
-		if (!inside(r, insns_of(r)[i].cache_off, 1))
-			return false;
-	for (uint16_t i = 0; i < r->entry_count; i++) {
-		const struct record_entry *e = &entries_of(r)[i];
-		if (!inside(r, e->entry_off, 1) || !inside(r, e->mismatch_off, 4) ||
-		    !inside(r, e->direct_off, 1))
-			return false;
-	}
-	return true;
-}
-
-static bool read_all(int fd, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-	while (len) {
-		long n = rt_read(fd, p, len);
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
-static bool skip(int fd, uint64_t len)
-{
-	return rt_syscall3(SYS_lseek, fd, (long)len, SEEK_CUR) >= 0;
-}
-
-/* The records, mapped read-only: NULL when the file does not hold them whole or they do
- * not check. */
-static const uint8_t *map_records(int fd, const struct file_header *h)
-{
-	struct stat st;
-	if (!h->records_bytes || h->records_offset % PAGE_SIZE ||
-	    rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
-	    (uint64_t)st.st_size < h->records_offset ||
-	    (uint64_t)st.st_size - h->records_offset < h->records_bytes)
-		return NULL;
-	long at =
-	    rt_mmap(NULL, h->records_bytes, PROT_READ, MAP_PRIVATE, fd, (off_t)h->records_offset);
-	if (rt_is_error(at))
-		return NULL;
-	if (rt_crc32c(0, (const void *)at, h->records_bytes) != h->records_crc) {
-		rt_munmap((void *)at, h->records_bytes);
-		return NULL;
-	}
-	return (const uint8_t *)at;
-}
-
-/* Reads the file: its arenas go where they were (those whose place is taken are left
- * out, and so are their records). False when the file is of no use. */
-static bool load(int fd)
-{
-	struct file_header h;
-	struct file_arena arenas[MAX_FILE_ARENAS];
-	bool mapped[MAX_FILE_ARENAS] = {false};
-	if (!read_all(fd, &h, sizeof h) || memcmp(h.magic, magic, sizeof magic) ||
-	    h.version != FORMAT_VERSION || h.key != key || h.anchor != anchor() ||
-	    h.arena_count > MAX_FILE_ARENAS || h.records_bytes > (1ull << 30) ||
-	    !read_all(fd, arenas, h.arena_count * sizeof *arenas))
-		return false;
-	const uint8_t *records = map_records(fd, &h);
-	if (!records)
-		return false;
-	for (uint32_t i = 0; i < h.arena_count; i++) {
-		if (arenas[i].used > code_cache_arena_size())
-			return false;
-		uint8_t *at = code_cache_adopt(arenas[i].base, arenas[i].used);
-		/* (an arena whose bytes do not check stays, as room for new code) */
-		mapped[i] = at && read_all(fd, at, arenas[i].used) &&
-			    rt_crc32c(0, at, arenas[i].used) == arenas[i].crc;
-		if (!at && !skip(fd, arenas[i].used))
-			return false;
-	}
-	for (uint64_t at = 0; at < h.records_bytes;) {
-		const struct record *r = (const struct record *)(records + at);
-		if (!record_sane(r, h.records_bytes - at, arenas, h.arena_count, mapped))
-			break; /* the rest cannot be trusted to start where it seems to */
-		at += r->length;
-		if (!remember(r, NULL))
-			return false;
-	}
-	return index_records();
+	(void)arg;
+	return remember(r, NULL);
 }
 
 void persist_start(const char *kept_dir, const char *exe_path)
@@ -360,9 +152,10 @@ void persist_start(const char *kept_dir, const char *exe_path)
 		return;
 	/* (code from the file runs: only the user's own, which nobody else may write) */
 	struct stat st;
+	struct persist_file_id id = {key, anchor()};
 	if (rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
 	    st.st_uid != (uid_t)rt_syscall0(SYS_geteuid) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
-	    !load((int)fd)) {
+	    !persist_file_read((int)fd, &id, remember_read, NULL) || !index_records()) {
 		/* (what was adopted holds no record: new code goes after it) */
 		kept_count = 0;
 		rt_free(slots);
@@ -402,10 +195,10 @@ static struct fragment *take(struct kept *k)
 	k->dropped = true; /* (tried once, whatever comes of it) */
 	size_t app_bytes = r->app_end - r->app_pc;
 	if ((r->entry_count && code_pages_may_change(r->app_pc, r->app_end)) ||
-	    !translate_app_code_equals(r->app_pc, bytes_of(r), app_bytes))
+	    !translate_app_code_equals(r->app_pc, record_bytes(r), app_bytes))
 		return NULL;
 	for (uint16_t i = 0; i < r->slot_count; i++)
-		if (!constant_slot_still(slots_of(r)[i].slot, slots_of(r)[i].value))
+		if (!constant_slot_still(record_slots(r)[i].slot, record_slots(r)[i].value))
 			return NULL;
 	struct fragment *f = fragment_meta_alloc(sizeof *f);
 	struct jit_exit **exits = fragment_meta_alloc(sizeof *exits * ((size_t)r->exit_count + 1));
@@ -414,7 +207,7 @@ static struct fragment *take(struct kept *k)
 	uint8_t *code = (uint8_t *)r->code;
 	uint32_t branches = 0;
 	for (uint16_t i = 0; i < r->exit_count; i++) {
-		const struct record_exit *e = &exits_of(r)[i];
+		const struct record_exit *e = &record_exits(r)[i];
 		struct jit_exit *rec = fragment_new_exit((enum exit_kind)e->kind, e->target);
 		if (!rec)
 			return NULL;
@@ -423,7 +216,7 @@ static struct fragment *take(struct kept *k)
 		rec->owner = e->falls_through ? f : NULL;
 		rec->block_remaining = e->block_remaining;
 		translate_stub_set_record(rec->stub, rec);
-		if (e->field_off != NO_FIELD) {
+		if (e->field_off != RECORD_NO_FIELD) {
 			rec->branch_field = code + e->field_off;
 			exits[branches++] = rec;
 		}
@@ -438,16 +231,17 @@ static struct fragment *take(struct kept *k)
 	    .exits = exits,
 	    .exit_count = branches,
 	    .insn_count = r->insn_count,
-	    .insns = (struct insn_map *)insns_of(r), /* (read-only: kept as the record is) */
+	    .insns = (struct insn_map *)record_insns(r), /* (read-only: kept as the record is) */
 	};
 	fragment_index(f);
 	perf_map_translated(f);
 	code_pages_translated(f->app_pc, f->app_end);
 	/* (as for a new translation: a write between the check and the protection) */
-	if (!translate_app_code_equals(r->app_pc, bytes_of(r), app_bytes) || !fragment_insert(f))
+	if (!translate_app_code_equals(r->app_pc, record_bytes(r), app_bytes) ||
+	    !fragment_insert(f))
 		return NULL;
 	for (uint16_t i = 0; i < r->entry_count; i++) {
-		const struct record_entry *e = &entries_of(r)[i];
+		const struct record_entry *e = &record_entries(r)[i];
 		if (fragment_lookup(e->pc))
 			continue;
 		struct fragment *entry = fragment_meta_alloc(sizeof *entry);
@@ -519,7 +313,7 @@ void persist_note(const struct persist_translation *pt)
 	size_t app_bytes = f->app_end - f->app_pc;
 	size_t len = record_length(pt->exit_count, f->insn_count, pt->entry_count, pt->slot_count,
 				   app_bytes);
-	if (app_bytes > MAX_APP_BYTES || pt->exit_count > UINT16_MAX)
+	if (app_bytes > RECORD_MAX_APP_BYTES || pt->exit_count > UINT16_MAX)
 		return;
 	struct record *r = rt_calloc(1, len);
 	if (!r)
@@ -538,20 +332,21 @@ void persist_note(const struct persist_translation *pt)
 	    .body_off = (uint32_t)(f->cache_pc - code),
 	    .mismatch_off = (uint32_t)(f->mismatch_field - code),
 	};
-	struct record_exit *exits = (struct record_exit *)exits_of(r);
+	struct record_exit *exits = (struct record_exit *)record_exits(r);
 	for (size_t i = 0; i < pt->exit_count; i++) {
 		const struct jit_exit *e = pt->exits[i];
 		exits[i] = (struct record_exit){
 		    .target = e->target,
 		    .stub_off = (uint32_t)(e->stub - code),
-		    .field_off = e->branch_field ? (uint32_t)(e->branch_field - code) : NO_FIELD,
+		    .field_off =
+			e->branch_field ? (uint32_t)(e->branch_field - code) : RECORD_NO_FIELD,
 		    .block_remaining = e->block_remaining,
 		    .kind = (uint8_t)e->kind,
 		    .falls_through = e->falls_through,
 		};
 	}
-	memcpy((void *)insns_of(r), f->insns, sizeof *f->insns * f->insn_count);
-	struct record_entry *entries = (struct record_entry *)entries_of(r);
+	memcpy((void *)record_insns(r), f->insns, sizeof *f->insns * f->insn_count);
+	struct record_entry *entries = (struct record_entry *)record_entries(r);
 	for (size_t i = 0; i < pt->entry_count; i++) {
 		const struct persist_entry *e = &pt->entries[i];
 		entries[i] = (struct record_entry){
@@ -561,8 +356,8 @@ void persist_note(const struct persist_translation *pt)
 		    .direct_off = (uint32_t)(e->cache_pc - code),
 		};
 	}
-	memcpy((void *)slots_of(r), pt->slots, sizeof *pt->slots * pt->slot_count);
-	memcpy((void *)bytes_of(r), pt->app_bytes, app_bytes);
+	memcpy((void *)record_slots(r), pt->slots, sizeof *pt->slots * pt->slot_count);
+	memcpy((void *)record_bytes(r), pt->app_bytes, app_bytes);
 	if (!remember(r, pt->f)) {
 		rt_free(r);
 		return;
@@ -587,48 +382,26 @@ static bool to_write(const struct kept *k)
 	fragment_unlink(k->f);
 	unlink_mismatch(k->f);
 	for (uint16_t i = 0; i < k->rec->entry_count; i++) {
-		const struct fragment *g = fragment_lookup(entries_of(k->rec)[i].pc);
+		const struct fragment *g = fragment_lookup(record_entries(k->rec)[i].pc);
 		if (g && g->inside == k->f)
 			unlink_mismatch(g);
 	}
 	return true;
 }
 
+/* Writes the records of the fragments still current and those not taken yet. */
 static bool write_file(int fd)
 {
-	struct code_cache_span spans[MAX_FILE_ARENAS];
-	size_t n = code_cache_spans(spans, MAX_FILE_ARENAS);
-	struct file_header h = {
-	    .version = FORMAT_VERSION, .arena_count = (uint32_t)n, .key = key, .anchor = anchor()};
-	memcpy(h.magic, magic, sizeof magic);
-	/* (unlinking first: the arenas' bytes are written as the records need them) */
-	bool *write = rt_calloc(kept_count + 1, sizeof *write);
-	if (!write)
+	const struct record **records = rt_calloc(kept_count + 1, sizeof *records);
+	if (!records)
 		return false;
-	for (size_t i = 0; i < kept_count; i++) {
-		if (!(write[i] = to_write(&kept[i])))
-			continue;
-		h.records_crc = rt_crc32c(h.records_crc, kept[i].rec, kept[i].rec->length);
-		h.records_bytes += kept[i].rec->length;
-	}
-	struct file_arena arenas[MAX_FILE_ARENAS];
-	uint64_t end = sizeof h + n * sizeof *arenas;
-	for (size_t i = 0; i < n; i++) {
-		arenas[i] = (struct file_arena){(uint64_t)spans[i].base, spans[i].used,
-						rt_crc32c(0, spans[i].base, spans[i].used), 0};
-		end += spans[i].used;
-	}
-	h.records_offset = (end + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
-	static const uint8_t zeros[PAGE_SIZE];
-	bool ok = rt_write_all(fd, &h, sizeof h) >= 0 &&
-		  rt_write_all(fd, arenas, n * sizeof *arenas) >= 0;
-	for (size_t i = 0; ok && i < n; i++)
-		ok = rt_write_all(fd, spans[i].base, spans[i].used) >= 0;
-	ok = ok && rt_write_all(fd, zeros, h.records_offset - end) >= 0;
-	for (size_t i = 0; ok && i < kept_count; i++)
-		if (write[i])
-			ok = rt_write_all(fd, kept[i].rec, kept[i].rec->length) >= 0;
-	rt_free(write);
+	size_t n = 0;
+	for (size_t i = 0; i < kept_count; i++)
+		if (to_write(&kept[i]))
+			records[n++] = kept[i].rec;
+	struct persist_file_id id = {key, anchor()};
+	bool ok = persist_file_write(fd, &id, records, n);
+	rt_free(records);
 	return ok;
 }
 
