@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 
 #include "block.h"
+#include "code_cache.h"
 #include "code_pages.h"
 #include "config.h"
 #include "constant_slot.h"
@@ -21,7 +22,10 @@
 #include "translate.h"
 #include "x86_emit.h"
 
-enum { INDEX_MIN_BITS = 10 };
+enum {
+	INDEX_MIN_BITS = 10,
+	MAX_KEPT_CODE = 64 << 20,
+};
 
 /* A record of a file read at start, or of a translation made here. */
 struct kept {
@@ -405,11 +409,27 @@ static bool write_file(int fd)
 	return ok;
 }
 
+/* The code in the arenas, used or not: code once written stays in the file (it cannot
+ * move), so that runs that each translate something new make it grow; past MAX_KEPT_CODE
+ * the file goes, and the next process starts over with what it translates. */
+static size_t code_bytes(void)
+{
+	struct code_cache_span spans[64];
+	size_t n = code_cache_spans(spans, sizeof spans / sizeof spans[0]), all = 0;
+	for (size_t i = 0; i < n; i++)
+		all += spans[i].used;
+	return all;
+}
+
 void persist_save(void)
 {
 	if (!dir || !dirty || rt_getpid() != owner)
 		return;
 	dirty = false;
+	if (code_bytes() > MAX_KEPT_CODE) {
+		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)path, 0);
+		return;
+	}
 	char tmp[sizeof path + 32];
 	rt_format(tmp, sizeof tmp, "%s.%ld.tmp", path, owner);
 	long fd = rt_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
