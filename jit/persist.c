@@ -96,15 +96,35 @@ static uint64_t anchor(void)
 	return (uint64_t)&persist_start;
 }
 
+/* Forgets the records made here whose fragments were retired since (code that the app
+ * rewrites is translated again and again). Those read come first and stay where the index
+ * has them. */
+static void forget_retired(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < kept_count; i++) {
+		struct kept *k = &kept[i];
+		if (k->own && !fragment_is_current(k->f))
+			rt_free((void *)k->rec);
+		else
+			kept[n++] = *k;
+	}
+	kept_count = n;
+}
+
 static bool remember(const struct record *rec, struct fragment *f)
 {
 	if (kept_count == kept_cap) {
-		size_t cap = kept_cap ? kept_cap * 2 : 4096;
-		struct kept *n = rt_realloc(kept, cap * sizeof *n);
-		if (!n)
-			return false;
-		kept = n;
-		kept_cap = cap;
+		forget_retired();
+		/* (grown while more than half full: compacting again and again would cost) */
+		if (kept_count * 2 >= kept_cap) {
+			size_t cap = kept_cap ? kept_cap * 2 : 4096;
+			struct kept *n = rt_realloc(kept, cap * sizeof *n);
+			if (!n)
+				return false;
+			kept = n;
+			kept_cap = cap;
+		}
 	}
 	kept[kept_count++] = (struct kept){rec, f != NULL, f, false};
 	return true;
