@@ -175,6 +175,15 @@ static bool page_set_has(uint64_t page)
 	return false;
 }
 
+void fragment_expect(size_t n)
+{
+	unsigned bits = TABLE_MIN_BITS;
+	while (((size_t)1 << bits) < n * 2)
+		bits++;
+	if (!table || bits > table_bits)
+		rebuild(bits, NULL, NULL);
+}
+
 struct fragment *fragment_lookup(uint64_t app_pc)
 {
 	return table ? find_slot(table, table_bits, app_pc + 1)->f : NULL;

@@ -95,6 +95,9 @@ struct fragment {
 void *fragment_meta_alloc(size_t size);
 
 struct fragment *fragment_lookup(uint64_t app_pc);
+/* About n fragments are coming (kept ones: persist.h): the map grows for them at once
+ * rather than doubling its way there. */
+void fragment_expect(size_t n);
 /* Makes f the current fragment of its app pc. False when out of memory. */
 bool fragment_insert(struct fragment *f);
 

@@ -186,6 +186,7 @@ void persist_start(const char *kept_dir, const char *exe_path)
 		slots = NULL;
 	}
 	rt_close((int)fd);
+	fragment_expect(kept_count);
 }
 
 bool persist_wanted(void)
@@ -193,23 +194,17 @@ bool persist_wanted(void)
 	return dir != NULL;
 }
 
-/* As a new translation's: block ends fall through, branches to current fragments go
- * straight there (the others through the dispatcher, once). */
-static void link_exits(const struct fragment *f)
+/* Links e (of a fragment just taken) as a new translation's: a block end falls through,
+ * a branch goes straight to `to`, current, when in reach. */
+static void link_exit(struct jit_exit *e, const struct fragment *to)
 {
-	if (!threads_may_link())
+	if (e->falls_through)
+		patch_fall_through(e->branch_field, NULL);
+	else if (to && rel32_reaches(e->branch_field, to->cache_pc))
+		patch_rel32(e->branch_field, to->cache_pc);
+	else
 		return;
-	for (uint32_t i = 0; i < f->exit_count; i++) {
-		struct jit_exit *e = f->exits[i];
-		const struct fragment *to = e->falls_through ? NULL : fragment_lookup(e->target);
-		if (e->falls_through)
-			patch_fall_through(e->branch_field, NULL);
-		else if (to && rel32_reaches(e->branch_field, to->cache_pc))
-			patch_rel32(e->branch_field, to->cache_pc);
-		else
-			continue;
-		e->linked = true;
-	}
+	e->linked = true;
 }
 
 /* Makes the kept fragment current, as translate.c's try_translate does a new one. */
@@ -303,7 +298,7 @@ static struct kept *untried(uint64_t app_pc)
 
 /* Takes app_pc's fragment and, ahead, those its direct exits lead to, and theirs: each
  * trip through the dispatcher for a fragment not taken yet would cost about what taking
- * it costs. Then links them all, to each other too. */
+ * it costs. Each exit is linked as it is followed. */
 struct fragment *persist_find(uint64_t app_pc)
 {
 	enum { AHEAD = 512 };
@@ -312,22 +307,22 @@ struct fragment *persist_find(uint64_t app_pc)
 	if (!f)
 		return NULL;
 	struct fragment *taken[AHEAD];
-	size_t n = 0, linked = 0;
+	size_t n = 0, followed = 0;
 	taken[n++] = f;
-	while (linked < n) {
-		const struct fragment *g = taken[linked++];
-		for (uint32_t i = 0; i < g->exit_count && n < AHEAD; i++) {
-			const struct jit_exit *e = g->exits[i];
-			struct kept *k = e->falls_through || fragment_lookup(e->target)
-					     ? NULL
-					     : untried(e->target);
-			struct fragment *next = k ? take(k) : NULL;
-			if (next)
-				taken[n++] = next;
+	bool may_link = threads_may_link();
+	while (followed < n) {
+		const struct fragment *g = taken[followed++];
+		for (uint32_t i = 0; i < g->exit_count; i++) {
+			struct jit_exit *e = g->exits[i];
+			struct fragment *to = e->falls_through ? NULL : fragment_lookup(e->target);
+			struct kept *k =
+			    e->falls_through || to || n == AHEAD ? NULL : untried(e->target);
+			if (k && (to = take(k)))
+				taken[n++] = to;
+			if (may_link)
+				link_exit(e, to);
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		link_exits(taken[i]);
 	return f;
 }
 
