@@ -5,8 +5,8 @@
 # second run takes fragments from the file the first one wrote (-jit:stats). Self-modifying
 # code still runs its new code; -icount counts the same with kept code; a file damaged in
 # its records or its code, or cut short, costs its use and nothing else, and so does one
-# that others may write; a DIR that cannot
-# be made is a one-line error.
+# that others may write; a DIR that cannot be made is a one-line error. Address-space
+# randomisation is off for the app with the knob, as it was without.
 set -uo pipefail
 logger=$1 sieve=$2 smc=$3 chain_smc=$4 threads=$5 count_after_faults=$6
 work=$(mktemp -d)
@@ -97,6 +97,12 @@ damage "a byte of the records" none records_damaged
 damage "a byte of the code" fewer code_damaged
 damage "the file cut short" none cut_short
 damage "the file writable by its group" none group_writable
+
+# Address-space randomisation off with the knob (kept code is used where it was made).
+[ "$("$logger" -log 0 -jit:persist "$work/kept" -- cat /proc/self/personality)" = 00040000 ] ||
+	fail "the app's personality is not ADDR_NO_RANDOMIZE"
+[ "$("$logger" -log 0 -- cat /proc/self/personality)" = "$(cat /proc/self/personality)" ] ||
+	fail "without -jit:persist, the app's personality changed"
 
 out=$("$logger" -log 0 -jit:persist /proc/none/kept -- true 2>&1)
 status=$?
