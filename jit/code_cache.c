@@ -22,10 +22,12 @@ struct arena {
 	uint8_t *cur;
 	uint8_t *end;
 	uint8_t *populated; /* (rt_populate_write: a window at a time, not a fault per page) */
+	unsigned segment;
 };
 
 static struct arena arenas[MAX_ARENAS];
 static int arena_count;
+static unsigned current_segment;
 static size_t bytes_committed;
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -69,6 +71,7 @@ static struct arena *new_arena_near(uint64_t app_pc)
 	struct arena *a = &arenas[arena_count++];
 	a->base = a->cur = a->populated = base;
 	a->end = base + ARENA_SIZE;
+	a->segment = current_segment;
 	return a;
 }
 
@@ -89,7 +92,7 @@ uint8_t *code_cache_reserve(uint64_t app_pc, size_t size)
 	struct arena *fallback = NULL;
 	for (int i = 0; i < arena_count; i++) {
 		struct arena *a = &arenas[i];
-		if ((size_t)(a->end - a->cur) < size)
+		if (a->segment != current_segment || (size_t)(a->end - a->cur) < size)
 			continue;
 		if (distance((uint64_t)a->base, app_pc) < ARENA_REACH)
 			return room_in(a, size);
@@ -131,7 +134,12 @@ size_t code_cache_bytes_used(void)
 	return bytes_committed;
 }
 
-uint8_t *code_cache_adopt(uint64_t base, size_t used)
+void code_cache_set_segment(unsigned segment)
+{
+	current_segment = segment;
+}
+
+uint8_t *code_cache_adopt(uint64_t base, size_t used, unsigned segment)
 {
 	if (arena_count == MAX_ARENAS || used > ARENA_SIZE || !base || base % 4096)
 		return NULL;
@@ -141,19 +149,29 @@ uint8_t *code_cache_adopt(uint64_t base, size_t used)
 	struct arena *a = &arenas[arena_count++];
 	a->base = a->cur = a->populated = at;
 	a->end = at + ARENA_SIZE;
+	a->segment = segment;
 	room_in(a, used); /* (the caller fills it at once) */
 	a->cur = at + used;
 	bytes_committed += used;
 	return at;
 }
 
-size_t code_cache_spans(struct code_cache_span *out, size_t max)
+size_t code_cache_spans(struct code_cache_span *out, size_t max, unsigned segment)
 {
 	size_t n = 0;
 	for (int i = 0; i < arena_count && n < max; i++)
-		out[n++] = (struct code_cache_span){arenas[i].base,
-						    (size_t)(arenas[i].cur - arenas[i].base)};
+		if (arenas[i].segment == segment)
+			out[n++] = (struct code_cache_span){
+			    arenas[i].base, (size_t)(arenas[i].cur - arenas[i].base)};
 	return n;
+}
+
+bool code_cache_in_segment(uint64_t addr, unsigned segment)
+{
+	for (int i = 0; i < arena_count; i++)
+		if (addr >= (uint64_t)arenas[i].base && addr < (uint64_t)arenas[i].end)
+			return arenas[i].segment == segment;
+	return false;
 }
 
 size_t code_cache_arena_size(void)

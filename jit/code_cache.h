@@ -5,6 +5,7 @@
 #ifndef JIT_CODE_CACHE_H
 #define JIT_CODE_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,16 +24,24 @@ int code_cache_contains(uint64_t addr);
 
 size_t code_cache_bytes_used(void);
 
-/* An arena at `base` whose first `used` bytes the caller fills at once (kept code:
- * persist.h). NULL when that range is taken, or no arena is left. */
-uint8_t *code_cache_adopt(uint64_t base, size_t used);
+/* Segments: a forked child's translations go into arenas apart from its parent's (segment
+ * 0: the process that started the program), so that each can be kept in a file of its own
+ * (persist.h) without the two overlapping. New code goes into the current segment's. */
+void code_cache_set_segment(unsigned segment);
 
-/* The arenas' used parts, in creation order. */
+/* An arena of `segment` at `base` whose first `used` bytes the caller fills at once (kept
+ * code: persist.h). NULL when that range is taken, or no arena is left. */
+uint8_t *code_cache_adopt(uint64_t base, size_t used, unsigned segment);
+
+/* The used parts of the segment's arenas, in creation order. */
 struct code_cache_span {
 	uint8_t *base;
 	size_t used;
 };
-size_t code_cache_spans(struct code_cache_span *out, size_t max);
+size_t code_cache_spans(struct code_cache_span *out, size_t max, unsigned segment);
+
+/* Whether addr lies in an arena of the segment. */
+bool code_cache_in_segment(uint64_t addr, unsigned segment);
 
 /* The most bytes an arena holds. */
 size_t code_cache_arena_size(void);

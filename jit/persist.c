@@ -36,9 +36,13 @@ struct kept {
 };
 
 static const char *dir;
-static char path[4096];
 static uint64_t key;
-static long owner; /* the process that started the program: the one that writes */
+/* The process that writes: the one that started the program (segment 0), or a forked
+ * child of it (segment 1: its translations go into arenas of their own, kept in a second
+ * file, so that a shell's children stop translating the code they run between their fork
+ * and their exec, which their parent never runs). */
+static long owner;
+static unsigned segment;
 static bool dirty; /* translations made since the file was read or written */
 static struct kept *kept;
 static size_t kept_count, kept_cap;
@@ -163,6 +167,31 @@ static bool remember_read(const struct record *r, void *arg)
 	return remember(r, NULL);
 }
 
+static void path_of(unsigned seg, char *out, size_t cap)
+{
+	rt_format(out, cap, "%s/%016lx%s.jit", dir, key, seg ? ".forked" : "");
+}
+
+/* Adds the records of the segment's file, if it is of use. */
+static void read_segment(unsigned seg)
+{
+	char file[4096];
+	path_of(seg, file, sizeof file);
+	long fd = rt_openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	/* (code from the file runs: only the user's own, which nobody else may write) */
+	struct stat st;
+	struct persist_file_id id = {key, anchor(), seg};
+	size_t before = kept_count;
+	if (rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
+	    st.st_uid != (uid_t)rt_syscall0(SYS_geteuid) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    !persist_file_read((int)fd, &id, remember_read, NULL))
+		kept_count =
+		    before; /* (what was adopted holds no record: new code goes after it) */
+	rt_close((int)fd);
+}
+
 void persist_start(const char *kept_dir, const char *exe_path)
 {
 	if (!kept_dir || !instrument_is_code_only())
@@ -170,23 +199,21 @@ void persist_start(const char *kept_dir, const char *exe_path)
 	dir = kept_dir;
 	owner = rt_getpid();
 	key = key_of(exe_path);
-	rt_format(path, sizeof path, "%s/%016lx.jit", dir, key);
-	long fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	/* (code from the file runs: only the user's own, which nobody else may write) */
-	struct stat st;
-	struct persist_file_id id = {key, anchor()};
-	if (rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
-	    st.st_uid != (uid_t)rt_syscall0(SYS_geteuid) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
-	    !persist_file_read((int)fd, &id, remember_read, NULL) || !index_records()) {
-		/* (what was adopted holds no record: new code goes after it) */
+	read_segment(0);
+	read_segment(1);
+	if (kept_count && !index_records())
 		kept_count = 0;
-		rt_free(slots);
-		slots = NULL;
-	}
-	rt_close((int)fd);
 	fragment_expect(kept_count);
+}
+
+void persist_after_fork(void)
+{
+	if (!dir)
+		return;
+	owner = rt_getpid();
+	segment = 1;
+	dirty = false;
+	code_cache_set_segment(1);
 }
 
 bool persist_wanted(void)
@@ -394,6 +421,8 @@ static void unlink_mismatch(const struct fragment *f)
  * as it was made, before the dispatcher linked anything. */
 static bool to_write(const struct kept *k)
 {
+	if (!code_cache_in_segment(k->rec->code, segment))
+		return false;
 	if (!k->f)
 		return !k->dropped;
 	if (!fragment_is_current(k->f))
@@ -418,7 +447,7 @@ static bool write_file(int fd)
 	for (size_t i = 0; i < kept_count; i++)
 		if (to_write(&kept[i]))
 			records[n++] = kept[i].rec;
-	struct persist_file_id id = {key, anchor()};
+	struct persist_file_id id = {key, anchor(), segment};
 	bool ok = persist_file_write(fd, &id, records, n);
 	rt_free(records);
 	return ok;
@@ -430,7 +459,7 @@ static bool write_file(int fd)
 static size_t code_bytes(void)
 {
 	struct code_cache_span spans[64];
-	size_t n = code_cache_spans(spans, sizeof spans / sizeof spans[0]), all = 0;
+	size_t n = code_cache_spans(spans, sizeof spans / sizeof spans[0], segment), all = 0;
 	for (size_t i = 0; i < n; i++)
 		all += spans[i].used;
 	return all;
@@ -441,11 +470,12 @@ void persist_save(void)
 	if (!dir || !dirty || rt_getpid() != owner)
 		return;
 	dirty = false;
+	char path[4096], tmp[sizeof path + 32];
+	path_of(segment, path, sizeof path);
 	if (code_bytes() > MAX_KEPT_CODE) {
 		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)path, 0);
 		return;
 	}
-	char tmp[sizeof path + 32];
 	rt_format(tmp, sizeof tmp, "%s.%ld.tmp", path, owner);
 	long fd = rt_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)

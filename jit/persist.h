@@ -2,7 +2,8 @@
  * and what describes its fragments to DIR at its exit (and before an execve), under a key
  * naming the program, the runtime's build and the configuration; the next process of the
  * same program maps that code where it was and takes a fragment from it, instead of
- * translating, once the app bytes it was made from are found unchanged.
+ * translating, once the app bytes it was made from are found unchanged. (A forked child's
+ * own translations go to a second file: persist_after_fork.)
  *
  * The code is used where it was made, so the address space must come out the same: the
  * driver turns address-space randomisation off for the app (as gdb does), the runtime's
@@ -64,6 +65,11 @@ void persist_note(const struct persist_translation *pt);
 /* Writes what is kept, when this process started the program and translated anything
  * since (at exit, and before an execve). Runtime lock held. */
 void persist_save(void);
+
+/* In a process just forked (not a vfork child): its own translations are kept apart from
+ * its parent's, in a second file that the next run's processes read too (the code a
+ * shell's child runs between its fork and its exec, which the shell itself never runs). */
+void persist_after_fork(void);
 
 /* The code cache is reused from its start: the kept code there is gone. */
 void persist_cache_reset(void);

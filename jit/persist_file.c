@@ -133,7 +133,7 @@ bool persist_file_read(int fd, const struct persist_file_id *id,
 	for (uint32_t i = 0; i < h.arena_count; i++) {
 		if (arenas[i].used > code_cache_arena_size())
 			return false;
-		uint8_t *at = code_cache_adopt(arenas[i].base, arenas[i].used);
+		uint8_t *at = code_cache_adopt(arenas[i].base, arenas[i].used, id->segment);
 		/* (an arena whose bytes do not check stays, as room for new code) */
 		mapped[i] = at && read_all(fd, at, arenas[i].used) &&
 			    rt_crc32c(0, at, arenas[i].used) == arenas[i].crc;
@@ -155,7 +155,7 @@ bool persist_file_write(int fd, const struct persist_file_id *id,
 			const struct record *const *records, size_t n_records)
 {
 	struct code_cache_span spans[MAX_FILE_ARENAS];
-	size_t n = code_cache_spans(spans, MAX_FILE_ARENAS);
+	size_t n = code_cache_spans(spans, MAX_FILE_ARENAS, id->segment);
 	struct file_header h = {.version = PERSIST_FILE_VERSION,
 				.arena_count = (uint32_t)n,
 				.key = id->key,

@@ -14,10 +14,12 @@
 enum { PERSIST_FILE_VERSION = 1 };
 
 /* What a file must name to be of use: the key of its program and configuration, and where
- * the runtime's code was (the same build at the same place). */
+ * the runtime's code was (the same build at the same place); and the code cache segment
+ * its arenas are (code_cache.h). */
 struct persist_file_id {
 	uint64_t key;
 	uint64_t anchor;
+	unsigned segment;
 };
 
 /* Reads the file at fd: its arenas go back where they were (code_cache_adopt; one whose
@@ -27,7 +29,7 @@ struct persist_file_id {
 bool persist_file_read(int fd, const struct persist_file_id *id,
 		       bool (*each)(const struct record *r, void *arg), void *arg);
 
-/* Writes the code cache's arenas, then the records. False on any failure (a full disk). */
+/* Writes the arenas of the segment, then the records. False on any failure (a full disk). */
 bool persist_file_write(int fd, const struct persist_file_id *id,
 			const struct record *const *records, size_t n_records);
 

@@ -191,6 +191,7 @@ static void forked_child(struct jit_thread *self, bool keep_waiting)
 	threads_after_fork(self);
 	runtime_lock_adopt();
 	perf_map_after_fork();
+	persist_after_fork();
 }
 
 long jit_fork(struct jit_thread *self, unsigned long flags)

@@ -53,6 +53,18 @@ check chain-rewritten "$chain_smc"
 check threads "$threads"
 check "shell and children" sh -c "expr 6 \* 7; $sieve 100"
 
+# A shell's forked children keep what they translate between fork and exit (their parent
+# never runs it) in a second file: by the third run, no process translates more than a few
+# fragments (the second may still: children that ran different code overwrote each other).
+for pass in 1 2 3; do
+	run bash -c '(exit 0); (exit 0); expr 6 \* 7'
+	[ "$status" -eq 0 ] && [ "$(cat "$work/jit.out")" = 42 ] || fail "subshells, run $pass: exit $status"
+done
+most=$(sed -n 's/.*jit stats: fragments \([0-9]*\),.*/\1/p' "$work/jit.err" | sort -n | tail -1)
+ls "$kept"/*.forked.jit >/dev/null 2>&1 || fail "no file of forked children's translations"
+[ "${most:-99}" -le 10 ] || fail "subshells: a process translated $most fragments in the third run"
+echo "subshells: at most $most fragments translated by any process of the third run"
+
 # The count is the same whether the code is kept or new.
 for pass in first second; do
 	(cd "$work" && "$logger" -log 0 -icount -jit:persist "$kept" -jit:stats 1 -- \
