@@ -49,6 +49,13 @@ static uint8_t *map_arena_at(uint64_t hint)
 	return (uint8_t *)r;
 }
 
+static struct arena *add_arena(uint8_t *base, unsigned segment)
+{
+	struct arena *a = &arenas[arena_count++];
+	*a = (struct arena){base, base, base + ARENA_SIZE, base, segment};
+	return a;
+}
+
 /* Tries slots at growing distance from app_pc, below first (below an image is usually
  * free, above it the app's heap and libraries will grow). */
 static struct arena *new_arena_near(uint64_t app_pc)
@@ -66,13 +73,7 @@ static struct arena *new_arena_near(uint64_t app_pc)
 	}
 	if (!base)
 		base = map_arena_at(0);
-	if (!base)
-		return NULL;
-	struct arena *a = &arenas[arena_count++];
-	a->base = a->cur = a->populated = base;
-	a->end = base + ARENA_SIZE;
-	a->segment = current_segment;
-	return a;
+	return base ? add_arena(base, current_segment) : NULL;
 }
 
 /* The arena's room for `size` more bytes, its pages faulted in ahead. */
@@ -146,10 +147,7 @@ uint8_t *code_cache_adopt(uint64_t base, size_t used, unsigned segment)
 	uint8_t *at = map_arena_at(base);
 	if (!at)
 		return NULL;
-	struct arena *a = &arenas[arena_count++];
-	a->base = a->cur = a->populated = at;
-	a->end = at + ARENA_SIZE;
-	a->segment = segment;
+	struct arena *a = add_arena(at, segment);
 	room_in(a, used); /* (the caller fills it at once) */
 	a->cur = at + used;
 	bytes_committed += used;
