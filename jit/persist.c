@@ -12,6 +12,7 @@
 #include "config.h"
 #include "constant_slot.h"
 #include "instruction_count.h"
+#include "messages.h"
 #include "perf_map.h"
 #include "persist_file.h"
 #include "persist_record.h"
@@ -192,8 +193,13 @@ static void read_segment(unsigned seg)
 	rt_close((int)fd);
 }
 
-void persist_start(const char *kept_dir, const char *exe_path)
+void persist_start(const char *kept_dir, const char *exe_path, bool first)
 {
+	if (kept_dir && !instrument_is_code_only() && first)
+		jit_message(
+		    "warning: -jit:persist keeps nothing in this run: recording, -mix, "
+		    "-footprint, -debugtrace, -bbv, -vprofile, -control alarms and -appdebug "
+		    "instrument code by their state");
 	if (!kept_dir || !instrument_is_code_only())
 		return;
 	dir = kept_dir;

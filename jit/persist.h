@@ -49,8 +49,10 @@ struct persist_translation {
 };
 
 /* At start-up, after the program's images are mapped and before its first translation:
- * maps the kept code of this program, if any. dir NULL: nothing is kept. */
-void persist_start(const char *dir, const char *exe_path);
+ * maps the kept code of this program, if any. dir NULL: nothing is kept. `first`: the
+ * process the user started (not one reached by following an execve), which says so when
+ * the run's instrumentation lets nothing be kept. */
+void persist_start(const char *dir, const char *exe_path, bool first);
 
 /* Whether new translations are to be kept (persist_note). */
 bool persist_wanted(void);

@@ -192,7 +192,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	report_image(jit_config.app_exe_path, &exe);
 	if (dynamic)
 		report_image(exe.interp, &interp);
-	persist_start(o->persist_dir, jit_config.app_exe_path);
+	persist_start(o->persist_dir, jit_config.app_exe_path, o->argv0 == NULL);
 	t->gpr[JIT_GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
 	t->app_fs = 0;

@@ -6,7 +6,8 @@
 # code still runs its new code; -icount counts the same with kept code; a file damaged in
 # its records or its code, or cut short, costs its use and nothing else, and so does one
 # that others may write; a DIR that cannot be made is a one-line error. Address-space
-# randomisation is off for the app with the knob, as it was without.
+# randomisation is off for the app with the knob, as it was without. A run whose
+# instrumentation depends on its state (recording) keeps nothing and says so once.
 set -uo pipefail
 logger=$1 sieve=$2 smc=$3 chain_smc=$4 threads=$5 count_after_faults=$6
 work=$(mktemp -d)
@@ -115,6 +116,13 @@ damage "the file writable by its group" none group_writable
 	fail "the app's personality is not ADDR_NO_RANDOMIZE"
 [ "$("$logger" -log 0 -- cat /proc/self/personality)" = "$(cat /proc/self/personality)" ] ||
 	fail "without -jit:persist, the app's personality changed"
+
+# Recording instruments code by its state: nothing kept, said once (not by each process).
+rm -rf "$work/recorded"
+out=$(cd "$work" && "$logger" -log:basename "$work/pb" -q -jit:persist "$work/recorded" -- \
+	sh -c 'true; /bin/true' 2>&1)
+[ "$(grep -c "warning: -jit:persist keeps nothing in this run" <<<"$out")" -eq 1 ] &&
+	[ -z "$(ls "$work/recorded")" ] || fail "recording with -jit:persist: $out"
 
 out=$("$logger" -log 0 -jit:persist /proc/none/kept -- true 2>&1)
 status=$?
