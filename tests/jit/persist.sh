@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Usage: persist.sh LOGGER SIEVE SMC CHAIN_SMC THREADS COUNT_AFTER_FAULTS
+# Usage: persist.sh LOGGER SIEVE SMC CHAIN_SMC THREADS COUNT_AFTER_FAULTS CODE_BY_ARGUMENT
 # -jit:persist DIR: each program runs natively, then twice under the logger keeping its
 # translations in DIR; stdout and exit status are the native ones both times, and the
 # second run takes fragments from the file the first one wrote (-jit:stats). Self-modifying
-# code still runs its new code; -icount counts the same with kept code; a file damaged in
+# code still runs its new code, and so does code written at the same address with other
+# bytes in another run; -icount counts the same with kept code; a file damaged in
 # its records or its code, or cut short, costs its use and nothing else, and so does one
 # that others may write; a DIR that cannot be made is a one-line error. Address-space
 # randomisation is off for the app with the knob, as it was without. A run whose
 # instrumentation depends on its state (recording) keeps nothing and says so once.
 set -uo pipefail
-logger=$1 sieve=$2 smc=$3 chain_smc=$4 threads=$5 count_after_faults=$6
+logger=$1 sieve=$2 smc=$3 chain_smc=$4 threads=$5 count_after_faults=$6 code_by_argument=$7
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 kept=$work/kept
@@ -53,6 +54,14 @@ check self-modifying "$smc"
 check chain-rewritten "$chain_smc"
 check threads "$threads"
 check "shell and children" sh -c "expr 6 \* 7; $sieve 100"
+
+# Code at the same address, other bytes from run to run: each run runs its own.
+for n in 5 9 5 12; do
+	run "$code_by_argument" "$n"
+	[ "$status" -eq 77 ] && { echo "code by argument: its address is taken (skipped)"; break; }
+	[ "$status" -eq "$n" ] || fail "code written for $n ran as $status (a kept translation of other bytes?)"
+done
+echo "code by argument: each run ran its own bytes"
 
 # A shell's forked children keep what they translate between fork and exit (their parent
 # never runs it) in a second file: by the third run, no process translates more than a few
