@@ -164,6 +164,15 @@ size_t code_cache_spans(struct code_cache_span *out, size_t max, unsigned segmen
 	return n;
 }
 
+size_t code_cache_segment_bytes(unsigned segment)
+{
+	size_t all = 0;
+	for (int i = 0; i < arena_count; i++)
+		if (arenas[i].segment == segment)
+			all += (size_t)(arenas[i].cur - arenas[i].base);
+	return all;
+}
+
 bool code_cache_in_segment(uint64_t addr, unsigned segment)
 {
 	for (int i = 0; i < arena_count; i++)

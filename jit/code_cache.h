@@ -40,6 +40,9 @@ struct code_cache_span {
 };
 size_t code_cache_spans(struct code_cache_span *out, size_t max, unsigned segment);
 
+/* The bytes the segment's arenas hold, used or not any more. */
+size_t code_cache_segment_bytes(unsigned segment);
+
 /* Whether addr lies in an arena of the segment. */
 bool code_cache_in_segment(uint64_t addr, unsigned segment);
 

@@ -185,23 +185,26 @@ static void read_segment(unsigned seg)
 	struct stat st;
 	struct persist_file_id id = {key, anchor(), seg};
 	size_t before = kept_count;
+	/* (on failure, what was adopted holds no record: new code goes after it) */
 	if (rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
 	    st.st_uid != (uid_t)rt_syscall0(SYS_geteuid) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
 	    !persist_file_read((int)fd, &id, remember_read, NULL))
-		kept_count =
-		    before; /* (what was adopted holds no record: new code goes after it) */
+		kept_count = before;
 	rt_close((int)fd);
 }
 
 void persist_start(const char *kept_dir, const char *exe_path, bool first)
 {
-	if (kept_dir && !instrument_is_code_only() && first)
-		jit_message(
-		    "warning: -jit:persist keeps nothing in this run: recording, -mix, "
-		    "-footprint, -debugtrace, -bbv, -vprofile, -control alarms and -appdebug "
-		    "instrument code by their state");
-	if (!kept_dir || !instrument_is_code_only())
+	if (!kept_dir)
 		return;
+	if (!instrument_is_code_only()) {
+		if (first)
+			jit_message(
+			    "warning: -jit:persist keeps nothing in this run: recording, "
+			    "-mix, -footprint, -debugtrace, -bbv, -vprofile, -control alarms "
+			    "and -appdebug instrument code by their state");
+		return;
+	}
 	dir = kept_dir;
 	owner = rt_getpid();
 	key = key_of(exe_path);
@@ -459,18 +462,6 @@ static bool write_file(int fd)
 	return ok;
 }
 
-/* The code in the arenas, used or not: code once written stays in the file (it cannot
- * move), so that runs that each translate something new make it grow; past MAX_KEPT_CODE
- * the file goes, and the next process starts over with what it translates. */
-static size_t code_bytes(void)
-{
-	struct code_cache_span spans[64];
-	size_t n = code_cache_spans(spans, sizeof spans / sizeof spans[0], segment), all = 0;
-	for (size_t i = 0; i < n; i++)
-		all += spans[i].used;
-	return all;
-}
-
 void persist_save(void)
 {
 	if (!dir || !dirty || rt_getpid() != owner)
@@ -478,7 +469,10 @@ void persist_save(void)
 	dirty = false;
 	char path[4096], tmp[sizeof path + 32];
 	path_of(segment, path, sizeof path);
-	if (code_bytes() > MAX_KEPT_CODE) {
+	/* Code once written stays in the file, used or not (it cannot move), so that runs that
+	 * each translate something new make it grow: past MAX_KEPT_CODE the file goes, and the
+	 * next process starts over with what it translates. */
+	if (code_cache_segment_bytes(segment) > MAX_KEPT_CODE) {
 		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)path, 0);
 		return;
 	}

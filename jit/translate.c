@@ -281,26 +281,39 @@ static void emit_exit_stub(struct emitter *e, const struct jit_exit *rec)
 	emit_jmp_gs(e, TB_ENTER_DISPATCH);
 }
 
-void translate_stub_set_record(uint8_t *stub, const struct jit_exit *rec)
+/* An exit stub's length, and where its record's address sits in it: the same for every
+ * record (movabs's immediate has 8 bytes whatever the value). Made once, under the runtime
+ * lock or before any thread runs. */
+struct stub_layout {
+	size_t length;
+	size_t record_at;
+};
+
+static struct stub_layout stub_layout(void)
 {
 	enum { MOVABS_IMM = 2 }; /* REX.W and the opcode before the immediate */
-	static size_t at;
-	if (!at) {
-		uint8_t scratch[16];
+	static struct stub_layout layout;
+	if (!layout.length) {
+		uint8_t scratch[64];
 		struct emitter e = {scratch, scratch, scratch + sizeof scratch, false};
 		emit_store_gs(&e, JIT_GPR_RAX, TB_SCRATCH_RAX);
-		at = (size_t)(e.cur - e.start) + MOVABS_IMM;
+		layout.record_at = (size_t)(e.cur - e.start) + MOVABS_IMM;
+		e.cur = e.start;
+		emit_exit_stub(&e, &translate_indirect_exit);
+		layout.length = (size_t)(e.cur - e.start);
 	}
+	return layout;
+}
+
+void translate_stub_set_record(uint8_t *stub, const struct jit_exit *rec)
+{
 	uint64_t address = (uint64_t)rec;
-	memcpy(stub + at, &address, sizeof address);
+	memcpy(stub + stub_layout().record_at, &address, sizeof address);
 }
 
 size_t translate_stub_length(void)
 {
-	uint8_t scratch[64];
-	struct emitter e = {scratch, scratch, scratch + sizeof scratch, false};
-	emit_exit_stub(&e, &translate_indirect_exit);
-	return (size_t)(e.cur - e.start);
+	return stub_layout().length;
 }
 
 /* A new exit record of the translation (NULL, and the translation failed, when out of
