@@ -177,6 +177,7 @@ static void *writer_main(void *arg)
 int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen)
 {
 	template = *header;
+	pinball_set_thread_starter(jit_helper_thread_start); /* (its chunk helper's too) */
 	int rc = jit_helper_thread_start(writer_main, NULL);
 	if (rc) {
 		snprintf(err, errlen, "cannot start the pinball writer thread: %s", strerror(rc));

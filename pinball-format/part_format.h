@@ -31,10 +31,12 @@
 /* How a part's chunks are compressed (the header's u32 at 56). */
 enum part_codec { PART_CODEC_LZ4 = 0, PART_CODEC_ZSTD = 1 };
 /* zstd level of the pages part (code and data, written by a helper thread) while the app
- * runs, and once the app waits for the pinball (pinball_writer_hurry); the other parts
- * use level 1. */
+ * runs, and once the app waits for the pinball (pinball_writer_hurry) or for the first
+ * PAGES_EARLY_BYTES of records (a short program's end would wait for level 7); the other
+ * parts use level 1. */
 #define PAGES_ZSTD_LEVEL 7
 #define PAGES_ZSTD_LEVEL_HURRIED 3
+#define PAGES_EARLY_BYTES (1u << 20)
 #define CHUNK_TARGET_SMALL (64u << 10)
 
 static inline void put_le16(uint8_t *p, uint16_t v)

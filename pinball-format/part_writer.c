@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "chunk_helper.h"
 #include "part_format.h"
 #include "pinball.h"
 
@@ -82,50 +83,101 @@ void chunk_scratch_free(struct chunk_scratch *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* The chunk's raw bytes compressed into the scratch buffer: their size, or 0 when they
- * do not compress (or -1 on error). */
-static long compress_chunk(struct part_writer *pw)
+long chunk_compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
+		    size_t len)
 {
-	struct chunk_scratch *s = pw->scratch;
-	bool zstd = pw->how.codec == PART_CODEC_ZSTD;
-	size_t bound =
-	    zstd ? ZSTD_compressBound(pw->raw_len) : (size_t)LZ4_compressBound((int)pw->raw_len);
+	bool zstd = how.codec == PART_CODEC_ZSTD;
+	size_t bound = zstd ? ZSTD_compressBound(len) : (size_t)LZ4_compressBound((int)len);
 	if (s->cap < bound) {
 		uint8_t *grown = realloc(s->buf, bound);
 		if (!grown)
-			return fail_errno(pw, "out of memory", ENOMEM);
+			return -1;
 		s->buf = grown;
 		s->cap = bound;
 	}
 	if (zstd) {
 		if (!s->zstd_cctx && !(s->zstd_cctx = ZSTD_createCCtx()))
-			return fail_errno(pw, "out of memory", ENOMEM);
-		size_t n = ZSTD_compressCCtx(s->zstd_cctx, s->buf, bound, pw->raw, pw->raw_len,
-					     pw->how.level);
+			return -1;
+		size_t n = ZSTD_compressCCtx(s->zstd_cctx, s->buf, bound, raw, len, how.level);
 		return ZSTD_isError(n) ? 0 : (long)n;
 	}
-	if (pw->how.level && !s->hc_state && !(s->hc_state = malloc((size_t)LZ4_sizeofStateHC())))
-		return fail_errno(pw, "out of memory", ENOMEM);
-	const char *raw_bytes = (const char *)pw->raw;
-	int n = pw->how.level
-		    ? LZ4_compress_HC_extStateHC(s->hc_state, raw_bytes, (char *)s->buf,
-						 (int)pw->raw_len, (int)bound, pw->how.level)
-		    : LZ4_compress_default(raw_bytes, (char *)s->buf, (int)pw->raw_len, (int)bound);
+	if (how.level && !s->hc_state && !(s->hc_state = malloc((size_t)LZ4_sizeofStateHC())))
+		return -1;
+	const char *raw_bytes = (const char *)raw;
+	int n = how.level ? LZ4_compress_HC_extStateHC(s->hc_state, raw_bytes, (char *)s->buf,
+						       (int)len, (int)bound, how.level)
+			  : LZ4_compress_default(raw_bytes, (char *)s->buf, (int)len, (int)bound);
 	return n > 0 ? n : 0;
 }
 
+/* Writes a chunk of raw bytes, compressed to `stored` bytes at `packed` when that is
+ * smaller. */
+static int write_packed(struct part_writer *pw, const uint8_t *packed, long stored,
+			const uint8_t *raw, size_t raw_len)
+{
+	if (stored < 0)
+		return fail_errno(pw, "out of memory", ENOMEM);
+	uint32_t n = (uint32_t)raw_len;
+	return stored > 0 && (uint64_t)stored < n ? write_chunk(pw, packed, (uint32_t)stored, n)
+						  : write_chunk(pw, raw, n, n);
+}
+
+/* Writes the chunk the helper took, once it is done; its buffer becomes the next chunk's
+ * if that has none. */
+static int finish_pending(struct part_writer *pw)
+{
+	if (!pw->pending)
+		return 0;
+	struct chunk_job *job = pw->job;
+	chunk_helper_wait(job);
+	pw->pending = false;
+	int r = write_packed(pw, job->out, job->stored, job->raw, job->raw_len);
+	if (!pw->raw) {
+		pw->raw = job->raw;
+		pw->raw_cap = job->raw_cap;
+	} else {
+		free(job->raw);
+	}
+	job->raw = NULL;
+	return r;
+}
+
+/* Gives the chunk being filled to the helper; the next is filled in another buffer. */
+static bool hand_over(struct part_writer *pw)
+{
+	struct chunk_job *job = pw->job;
+	*job = (struct chunk_job){
+	    .raw = pw->raw, .raw_len = pw->raw_len, .raw_cap = pw->raw_cap, .how = pw->how};
+	if (!chunk_helper_give(job))
+		return false;
+	pw->pending = true;
+	pw->raw = NULL;
+	pw->raw_len = pw->raw_cap = 0;
+	return true;
+}
+
+/* Writes the chunk being filled, and before it the helper's, in their order: while the
+ * helper compresses one chunk, this thread fills and compresses the next. */
 static int flush_chunk(struct part_writer *pw)
 {
 	if (!pw->raw_len)
+		return finish_pending(pw);
+	if (pw->parallel && !pw->pending && hand_over(pw))
 		return 0;
-	long n = compress_chunk(pw);
-	if (n < 0)
+	long n = chunk_compress(pw->scratch, pw->how, pw->raw, pw->raw_len);
+	if (finish_pending(pw) < 0)
 		return -1;
-	uint32_t raw = (uint32_t)pw->raw_len;
-	int r = (n > 0 && (uint64_t)n < raw) ? write_chunk(pw, pw->scratch->buf, (uint32_t)n, raw)
-					     : write_chunk(pw, pw->raw, raw, raw);
+	int r = write_packed(pw, pw->scratch->buf, n, pw->raw, pw->raw_len);
 	pw->raw_len = 0;
 	return r;
+}
+
+void part_writer_hurry(struct part_writer *pw, int level)
+{
+	pw->how.level = level;
+	if (!pw->job)
+		pw->job = calloc(1, sizeof *pw->job);
+	pw->parallel = pw->job != NULL;
 }
 
 int part_writer_open(struct part_writer *pw, const char *base, const char *name,
@@ -204,7 +256,7 @@ int part_writer_add(struct part_writer *pw, const ProtobufCMessage *msg)
 
 int part_writer_close(struct part_writer *pw)
 {
-	if (flush_chunk(pw) < 0)
+	if (flush_chunk(pw) < 0 || finish_pending(pw) < 0)
 		return -1;
 	uint8_t end[END_PAYLOAD_SIZE];
 	put_le64(end, pw->records);
@@ -239,6 +291,11 @@ int part_writer_commit(struct part_writer *pw)
 
 void part_writer_discard(struct part_writer *pw)
 {
+	if (pw->pending) /* (the helper reads its buffer until done) */
+		chunk_helper_wait(pw->job);
+	if (pw->job)
+		free(pw->job->raw);
+	free(pw->job);
 	if (pw->fd >= 0)
 		release_fd(pw->fd);
 	if (pw->tmp_path)

@@ -4,6 +4,7 @@
 #define PINBALL_PART_WRITER_H
 
 #include <protobuf-c/protobuf-c.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,11 @@ struct part_compression {
 #define PART_LZ4_FAST ((struct part_compression){PART_CODEC_LZ4, 0})
 #define PART_ZSTD_FAST ((struct part_compression){PART_CODEC_ZSTD, 1})
 
+/* raw[0..len) compressed into s's buffer: their size, 0 when they do not compress, -1 when
+ * out of memory. */
+long chunk_compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
+		    size_t len);
+
 struct part_writer {
 	char *name;	  /* "pages" */
 	char *final_path; /* P.pages */
@@ -39,6 +45,10 @@ struct part_writer {
 	struct chunk_scratch *scratch;
 	struct part_compression how;
 	char *err; /* the owner's PINBALL_ERR_MAX buffer */
+	/* Chunks compressed two at a time, one by the chunk helper (part_writer_hurry). */
+	bool parallel;
+	bool pending; /* job is the helper's or waits to be written, before the next chunk */
+	struct chunk_job *job;
 };
 
 /* Creates base.name.tmp-<pid>-<idhex> and writes its header. */
@@ -46,6 +56,8 @@ int part_writer_open(struct part_writer *pw, const char *base, const char *name,
 		     const uint8_t id[16], size_t target, struct chunk_scratch *scratch,
 		     struct part_compression how, char *err);
 int part_writer_add(struct part_writer *pw, const ProtobufCMessage *msg);
+/* From now on, chunks are compressed two at a time (chunk_helper.h). */
+void part_writer_hurry(struct part_writer *pw, int level);
 /* Writes the last chunk and the end chunk, fsyncs and closes the file. */
 int part_writer_close(struct part_writer *pw);
 /* Renames the closed temporary file to its final name. */

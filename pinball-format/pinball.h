@@ -236,6 +236,12 @@ struct pinball_writer;
  * any writer is created. */
 void pinball_set_fd_policy(int (*place)(int fd), int (*release)(int fd));
 
+/* How a writer starts the thread that compresses beside it once hurried
+ * (pinball_writer_hurry): a detached thread running fn(arg), 0 or an errno. By default a
+ * plain pthread (a program whose signals are not the app's). Before any writer is
+ * created. */
+void pinball_set_thread_starter(int (*start)(void *(*fn)(void *arg), void *arg));
+
 /* Starts a pinball named `basename` (a path prefix). Records go in any order across parts;
  * within a part they are kept in call order. `hdr` is copied. */
 struct pinball_writer *pinball_writer_create(const char *basename, const struct pinball_header *hdr,
@@ -257,7 +263,7 @@ int pinball_writer_add_slice(struct pinball_writer *w, const struct pinball_slic
 int pinball_writer_add_end(struct pinball_writer *w, const struct pinball_thread *t);
 /* Someone waits for the pinball (its region ended): the pages compressed from now on are
  * packed at a faster level (level 3 against 7: about 4% larger, in well under half the
- * time). The format does not change. */
+ * time), two chunks at a time (pinball_set_thread_starter). The format does not change. */
 void pinball_writer_hurry(struct pinball_writer *w);
 /* The controller events the logger ignored during the region (P.meta, format 1.3). */
 void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count);

@@ -35,6 +35,7 @@ struct pinball_writer {
 	uint64_t ignored_events;
 	uint64_t meta_bytes; /* once finished */
 	bool failed, finished;
+	bool hurried; /* pinball_writer_hurry */
 	char err[PINBALL_ERR_MAX];
 };
 
@@ -60,6 +61,16 @@ static int add(struct pinball_writer *w, struct part_writer *pw, const void *msg
 	int r = part_writer_add(pw, msg);
 	if (r < 0)
 		w->failed = true;
+	return r;
+}
+
+/* A page record. The first pages are packed at the hurried level: a short run would
+ * otherwise wait at its end for the slow level's first chunks. */
+static int add_page(struct pinball_writer *w, const void *msg)
+{
+	int r = add(w, &w->pages, msg);
+	if (!w->hurried && w->pages.raw_bytes >= PAGES_EARLY_BYTES)
+		w->pages.how.level = PAGES_ZSTD_LEVEL;
 	return r;
 }
 
@@ -94,7 +105,7 @@ struct pinball_writer *pinball_writer_create(const char *basename, const struct 
 	 * about a quarter smaller than LZ4's fast mode on text, at a similar speed. The
 	 * writer thread bears both, beside the app; what is left when the app waits for the
 	 * pinball is packed faster (pinball_writer_hurry). */
-	const struct part_compression pages_how = {PART_CODEC_ZSTD, PAGES_ZSTD_LEVEL};
+	const struct part_compression pages_how = {PART_CODEC_ZSTD, PAGES_ZSTD_LEVEL_HURRIED};
 	struct {
 		struct part_writer *pw;
 		const char *name;
@@ -163,7 +174,7 @@ static int flush_zero_run(struct pinball_writer *w)
 	pp.prot = w->zero_prot;
 	pp.zero_pages = w->zero_count;
 	w->zero_run = false;
-	return add(w, &w->pages, &pp);
+	return add_page(w, &pp);
 }
 
 static bool all_zero(const void *data, size_t len)
@@ -215,7 +226,7 @@ int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t pr
 	pp.data.data = (uint8_t *)data;
 	pp.data.len = w->page_size;
 	w->sum.data_pages++;
-	return add(w, &w->pages, &pp);
+	return add_page(w, &pp);
 }
 
 int pinball_writer_add_mmap_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
@@ -237,7 +248,7 @@ int pinball_writer_add_mmap_page(struct pinball_writer *w, uint64_t addr, uint32
 	pp.at_mmap = true;
 	pp.mmap_tid = tid;
 	pp.mmap_icount = icount;
-	return add(w, &w->pages, &pp);
+	return add_page(w, &pp);
 }
 
 /* The events part of tid, created on first use. */
@@ -447,7 +458,8 @@ void pinball_writer_free(struct pinball_writer *w)
 
 void pinball_writer_hurry(struct pinball_writer *w)
 {
-	w->pages.how.level = PAGES_ZSTD_LEVEL_HURRIED;
+	w->hurried = true;
+	part_writer_hurry(&w->pages, PAGES_ZSTD_LEVEL_HURRIED);
 }
 
 void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count)

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "chunk_helper.h"
 #include "fixture.h"
 #include "page_pattern.h"
 #include "pinball.h"
@@ -86,29 +87,35 @@ START_TEST(zero_pages_are_stored_compactly)
 }
 END_TEST
 
-/* Pages written before and after pinball_writer_hurry (two compression levels, chunks on
- * both sides) read back as written. */
-START_TEST(hurried_pages_round_trip)
+/* Writes `pages` pattern pages, hurried from page `hurry_at` on (two compression levels,
+ * and chunks compressed two at a time after it), and finishes the pinball. */
+static void write_hurried_pages(uint64_t pages, uint64_t hurry_at)
 {
-	enum { PAGES = 200, HURRY_AT = 100 };
 	char err[PINBALL_ERR_MAX];
 	struct pinball_header h = small_header();
 	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
 	ck_assert_msg(w != NULL, "%s", err);
 	static uint8_t page[4096];
-	for (uint64_t i = 0; i < PAGES; i++) {
-		if (i == HURRY_AT)
+	for (uint64_t i = 0; i < pages; i++) {
+		if (i == hurry_at)
 			pinball_writer_hurry(w);
 		page_pattern(page, sizeof page, i);
 		ck_assert_int_eq(pinball_writer_add_page(w, 0x10000000 + i * 8192, 3, page), 0);
 	}
 	ck_assert_int_eq(pinball_writer_finish(w, NULL), 0);
 	pinball_writer_free(w);
+}
+
+/* The pages read back as written, in order, in more than `min_chunks` chunks. */
+static void check_pattern_pages(uint64_t pages, uint32_t min_chunks)
+{
+	char err[PINBALL_ERR_MAX];
 	struct pinball_reader *r = pinball_reader_open(test_base, err);
 	ck_assert_msg(r != NULL, "%s", err);
 	struct pinball_cursor *c = pinball_cursor_open(r, "pages", err);
 	struct pinball_page p;
-	for (uint64_t i = 0; i < PAGES; i++) {
+	static uint8_t page[4096];
+	for (uint64_t i = 0; i < pages; i++) {
 		ck_assert_int_eq(pinball_next_page(c, &p), 1);
 		ck_assert_uint_eq(p.addr, 0x10000000 + i * 8192);
 		page_pattern(page, sizeof page, i);
@@ -116,8 +123,56 @@ START_TEST(hurried_pages_round_trip)
 	}
 	ck_assert_int_eq(pinball_next_page(c, &p), 0);
 	pinball_cursor_close(c);
-	ck_assert_uint_gt(pinball_reader_part(r, 2)->chunks, 2);
+	ck_assert_uint_gt(pinball_reader_part(r, 2)->chunks, min_chunks);
 	pinball_reader_close(r);
+}
+
+/* Pages written before and after pinball_writer_hurry read back as written, the helper
+ * thread having compressed some of the chunks after it. */
+START_TEST(hurried_pages_round_trip)
+{
+	enum { PAGES = 1000, HURRY_AT = 100 }; /* 14 chunks, 12 of them hurried */
+	unsigned long helped = chunk_helper_chunks();
+	write_hurried_pages(PAGES, HURRY_AT);
+	ck_assert_uint_ge(chunk_helper_chunks(), helped + 4);
+	check_pattern_pages(PAGES, 12);
+}
+END_TEST
+
+/* A writer freed while the helper compresses one of its chunks leaves nothing behind. */
+START_TEST(hurried_writer_freed_unfinished_leaves_nothing)
+{
+	char err[PINBALL_ERR_MAX];
+	struct pinball_header h = small_header();
+	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	pinball_writer_hurry(w);
+	static uint8_t page[4096];
+	for (uint64_t i = 0; i < 200; i++) {
+		page_pattern(page, sizeof page, i);
+		ck_assert_int_eq(pinball_writer_add_page(w, i * 4096, 3, page), 0);
+	}
+	pinball_writer_free(w);
+	ck_assert_int_eq(synth_count_files(test_dir, NULL), 0);
+}
+END_TEST
+
+/* A forked child has no copy of its parent's helper thread: it starts its own. */
+START_TEST(hurried_writer_in_a_forked_child)
+{
+	write_hurried_pages(300, 0); /* (the parent's helper is running) */
+	pid_t child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		alarm(20); /* (a child waiting for a helper that is not there would hang) */
+		unsigned long helped = chunk_helper_chunks();
+		write_hurried_pages(300, 0);
+		_exit(chunk_helper_chunks() > helped ? 0 : 1);
+	}
+	int status;
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	check_pattern_pages(300, 3);
 }
 END_TEST
 
@@ -206,6 +261,8 @@ Suite *pinball_roundtrip_suite(void)
 	tcase_add_test(tc, empty_pinball_round_trips);
 	tcase_add_test(tc, zero_pages_are_stored_compactly);
 	tcase_add_test(tc, hurried_pages_round_trip);
+	tcase_add_test(tc, hurried_writer_freed_unfinished_leaves_nothing);
+	tcase_add_test(tc, hurried_writer_in_a_forked_child);
 	tcase_add_test(tc, unfinished_writer_leaves_nothing);
 	tcase_add_test(tc, killed_writer_leaves_no_complete_looking_pinball);
 	tcase_add_test(tc, rewriting_a_pinball_replaces_it);
