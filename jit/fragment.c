@@ -244,7 +244,8 @@ static void forget_fragments(void)
 {
 	table_free(table, table_bits);
 	table = NULL;
-	memset(pages, 0, sizeof pages);
+	if (page_count || pages_overflowed) /* (128 KiB, not touched yet in a new process) */
+		memset(pages, 0, sizeof pages);
 	page_count = 0;
 	pages_overflowed = false;
 	count = 0;

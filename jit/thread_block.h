@@ -130,6 +130,8 @@ struct jit_thread {
 	uint32_t callout_remaining;
 	/* A callout asked for the rest of its block from a fresh translation. */
 	bool restart_block;
+	/* Its lookup table holds an entry (thread_clear_ibl has something to clear). */
+	bool ibl_dirty;
 	bool seccomp_strict;		/* the app's seccomp strict mode (seccomp.h) */
 	struct seccomp_filter *seccomp; /* the app's filters on this thread, newest first */
 	uint8_t pad2[TB_XSAVE_AREA - TB_PARK - 176 - sizeof(struct thread_park)];

@@ -143,6 +143,7 @@ static struct jit_thread *block_new(void)
 	t->rt_stack_top = (uint64_t)stack + RT_STACK_SIZE;
 	t->enter_dispatch = (uint64_t)jit_dispatch_entry;
 	t->ibl_miss = (uint64_t)jit_ibl_miss;
+	t->ibl_dirty = true; /* (zeros, not the miss) */
 	thread_clear_ibl(t);
 	t->use_fsgsbase = use_fsgsbase;
 	t->use_xsaveopt = use_xsaveopt;
@@ -253,16 +254,18 @@ static uint64_t *ibl_table(struct jit_thread *t)
 
 void thread_clear_ibl(struct jit_thread *t)
 {
-	if (__atomic_load_n(&t->reclaimed, __ATOMIC_ACQUIRE))
-		return; /* its table is gone with the thread */
+	if (__atomic_load_n(&t->reclaimed, __ATOMIC_ACQUIRE) || !t->ibl_dirty)
+		return; /* its table is gone with the thread, or clear: 512 KiB not written again */
 	uint64_t *table = ibl_table(t);
 	for (size_t i = 0; i < IBL_ENTRIES; i++)
 		table[i] = (uint64_t)jit_ibl_miss;
+	t->ibl_dirty = false;
 }
 
 void thread_ibl_install(struct jit_thread *t, uint64_t app_pc, const uint8_t *entry)
 {
 	ibl_table(t)[app_pc & (IBL_ENTRIES - 1)] = (uint64_t)entry;
+	t->ibl_dirty = true;
 }
 
 const uint8_t *thread_ibl_entry(struct jit_thread *t, uint64_t app_pc)
