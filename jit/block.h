@@ -97,9 +97,12 @@ const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi);
 
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
-/* Whether a block's translation depends on nothing but its code: no client instruments
- * blocks, and the instruction count, if kept, is striped (persist.h). */
-bool instrument_is_code_only(void);
+/* Whether a block's translation may depend on nothing but its code (persist.h): every
+ * client that instruments blocks says when (keep_tag), and the instruction count, if kept,
+ * is striped. */
+bool instrument_may_keep(void);
+/* Whether it does now, and then under which tag (0: no client instruments blocks). */
+bool instrument_keep_tag(uint64_t *tag);
 void instrument_at_exit(int status);
 void instrument_app_dies(struct jit_thread *t, int sig, enum jit_death_place where);
 void instrument_before_exec(struct jit_thread *t);

@@ -497,11 +497,29 @@ void instrument_block(struct jit_block *b)
 			clients[i]->instrument_block(b, clients[i]->arg);
 }
 
-bool instrument_is_code_only(void)
+bool instrument_may_keep(void)
 {
 	for (int i = 0; i < client_count; i++)
-		if (clients[i]->instrument_block)
+		if (clients[i]->instrument_block && !clients[i]->keep_tag)
 			return false;
+	return !icount_is_countdown();
+}
+
+bool instrument_keep_tag(uint64_t *tag)
+{
+	uint64_t all = 0;
+	for (int i = 0; i < client_count; i++) {
+		if (!clients[i]->instrument_block)
+			continue;
+		uint64_t t = clients[i]->keep_tag ? clients[i]->keep_tag(clients[i]->arg) : 0;
+		if (!t)
+			return false;
+		/* (clients' tags are their own: each is told apart by its name) */
+		for (const char *c = clients[i]->name ? clients[i]->name : ""; *c; c++)
+			all = (all ^ (uint8_t)*c) * 0x100000001b3ull;
+		all = (all ^ t) * 0x100000001b3ull;
+	}
+	*tag = all;
 	return !icount_is_countdown();
 }
 

@@ -197,12 +197,11 @@ void persist_start(const char *kept_dir, const char *exe_path, bool first)
 {
 	if (!kept_dir)
 		return;
-	if (!instrument_is_code_only()) {
+	if (!instrument_may_keep()) {
 		if (first)
-			jit_message(
-			    "warning: -jit:persist keeps nothing in this run: recording, "
-			    "-mix, -footprint, -debugtrace, -bbv, -vprofile, -control alarms "
-			    "and -appdebug instrument code by their state");
+			jit_message("warning: -jit:persist keeps nothing in this run: -mix, "
+				    "-footprint, -debugtrace, -bbv, -vprofile, -control alarms and "
+				    "-appdebug instrument code by their state");
 		return;
 	}
 	dir = kept_dir;
@@ -319,15 +318,14 @@ static struct fragment *take(struct kept *k)
 	return f;
 }
 
-/* The record for app_pc not tried yet, if any. */
-static struct kept *untried(uint64_t app_pc)
+/* The record for app_pc made under `tag` and not tried yet, if any. */
+static struct kept *untried(uint64_t app_pc, uint64_t tag)
 {
 	size_t mask = ((size_t)1 << slot_bits) - 1;
 	for (size_t s = slot_of(app_pc, slot_bits); slots[s].index; s = (s + 1) & mask) {
-		if (slots[s].pc != app_pc)
-			continue;
 		struct kept *k = &kept[slots[s].index - 1];
-		return k->f || k->dropped ? NULL : k;
+		if (slots[s].pc == app_pc && k->rec->tag == tag)
+			return k->f || k->dropped ? NULL : k;
 	}
 	return NULL;
 }
@@ -338,7 +336,10 @@ static struct kept *untried(uint64_t app_pc)
 struct fragment *persist_find(uint64_t app_pc)
 {
 	enum { AHEAD = 512 };
-	struct kept *first = slots ? untried(app_pc) : NULL;
+	uint64_t tag;
+	if (!slots || !instrument_keep_tag(&tag))
+		return NULL;
+	struct kept *first = untried(app_pc, tag);
 	struct fragment *f = first ? take(first) : NULL;
 	if (!f)
 		return NULL;
@@ -352,7 +353,7 @@ struct fragment *persist_find(uint64_t app_pc)
 			struct jit_exit *e = g->exits[i];
 			struct fragment *to = e->falls_through ? NULL : fragment_lookup(e->target);
 			struct kept *k =
-			    e->falls_through || to || n == AHEAD ? NULL : untried(e->target);
+			    e->falls_through || to || n == AHEAD ? NULL : untried(e->target, tag);
 			if (k && (to = take(k)))
 				taken[n++] = to;
 			if (may_link)
@@ -368,7 +369,9 @@ void persist_note(const struct persist_translation *pt)
 	size_t app_bytes = f->app_end - f->app_pc;
 	size_t len = record_length(pt->exit_count, f->insn_count, pt->entry_count, pt->slot_count,
 				   app_bytes);
-	if (app_bytes > RECORD_MAX_APP_BYTES || pt->exit_count > UINT16_MAX)
+	uint64_t tag;
+	if (app_bytes > RECORD_MAX_APP_BYTES || pt->exit_count > UINT16_MAX ||
+	    !instrument_keep_tag(&tag))
 		return;
 	struct record *r = rt_calloc(1, len);
 	if (!r)
@@ -386,6 +389,7 @@ void persist_note(const struct persist_translation *pt)
 	    .code = (uint64_t)code,
 	    .body_off = (uint32_t)(f->cache_pc - code),
 	    .mismatch_off = (uint32_t)(f->mismatch_field - code),
+	    .tag = tag,
 	};
 	struct record_exit *exits = (struct record_exit *)record_exits(r);
 	for (size_t i = 0; i < pt->exit_count; i++) {

@@ -11,7 +11,7 @@
 
 #include "persist_record.h"
 
-enum { PERSIST_FILE_VERSION = 1 };
+enum { PERSIST_FILE_VERSION = 2 };
 
 /* What a file must name to be of use: the key of its program and configuration, and where
  * the runtime's code was (the same build at the same place); and the code cache segment

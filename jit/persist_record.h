@@ -28,6 +28,7 @@ struct record {
 	uint64_t code;
 	uint32_t body_off;
 	uint32_t mismatch_off;
+	uint64_t tag; /* the instrumentation it was made with (instrument_keep_tag) */
 };
 
 struct record_exit {

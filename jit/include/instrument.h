@@ -394,6 +394,12 @@ struct jit_client {
 	const char *name;
 	void *arg;
 	void (*instrument_block)(struct jit_block *b, void *arg);
+	/* For translations kept across runs (-jit:persist): nonzero when what
+	 * instrument_block inserts now is a function of a block's code alone, and then a
+	 * name for that instrumentation (a kept translation is taken only under the tags it
+	 * was made with); 0, or no such hook: it depends on more (the client's state), and
+	 * nothing translated meanwhile is kept or taken. Called under the runtime lock. */
+	uint64_t (*keep_tag)(void *arg);
 	/* On the new thread before its first instruction (pc) runs. */
 	void (*thread_start)(struct jit_thread *t, uint64_t pc, void *arg);
 	/* An executable file mapping appeared (the program, its interpreter, a library). */

@@ -339,6 +339,18 @@ static void instrument(struct jit_block *b, void *arg)
 	region_instrument_block(b);
 }
 
+/* Translations kept across runs (-jit:persist): out of a region the recorder inserts
+ * nothing; in one, callouts at non-deterministic instructions (never kept), and slice
+ * checks by the threads' state once they share the time (then nothing is kept). */
+static uint64_t keep_tag(void *arg)
+{
+	(void)arg;
+	enum { OUT_OF_REGION = 1, IN_REGION = 2 };
+	if (!recording())
+		return OUT_OF_REGION;
+	return region_slices_checked() ? 0 : IN_REGION;
+}
+
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
 	(void)arg;
@@ -418,6 +430,7 @@ static const struct jit_client client = {
     .name = "recorder",
     .vfork_shares_memory = vfork_shares_memory,
     .instrument_block = instrument,
+    .keep_tag = keep_tag,
     .thread_start = thread_start,
     .syscall_pre = syscall_pre,
     .syscall_efault = syscall_efault,

@@ -91,6 +91,8 @@ void region_thread_resume(struct jit_thread *t, long result);
 void region_thread_exits(struct jit_thread *t);
 /* The time-slice checks, while the region records (where code can loop). */
 void region_instrument_block(struct jit_block *b);
+/* Whether region_instrument_block inserts slice checks (threads share the time). */
+bool region_slices_checked(void);
 /* What the kernel does to app memory at a thread's exit, as the app set it up. */
 struct exit_words {
 	uint64_t clear_tid;   /* zeroed, its waiters woken (clone, set_tid_address) */

@@ -510,6 +510,11 @@ static void pause_check(const struct jit_callout *c)
 	acquire(t, st, AT_BOUNDARY, jit_callout_icount(c), 0);
 }
 
+bool region_slices_checked(void)
+{
+	return slices_checked;
+}
+
 void region_instrument_block(struct jit_block *b)
 {
 	if (!slices_checked)

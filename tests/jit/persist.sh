@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Usage: persist.sh LOGGER SIEVE SMC CHAIN_SMC THREADS COUNT_AFTER_FAULTS CODE_BY_ARGUMENT
+#                   REPLAYER STAMP_AFTER_FORK
 # -jit:persist DIR: each program runs natively, then twice under the logger keeping its
 # translations in DIR; stdout and exit status are the native ones both times, and the
 # second run takes fragments from the file the first one wrote (-jit:stats). Self-modifying
@@ -7,10 +8,12 @@
 # bytes in another run; -icount counts the same with kept code; a file damaged in
 # its records or its code, or cut short, costs its use and nothing else, and so does one
 # that others may write; a DIR that cannot be made is a one-line error. Address-space
-# randomisation is off for the app with the knob, as it was without. A run whose
-# instrumentation depends on its state (recording) keeps nothing and says so once.
+# randomisation is off for the app with the knob, as it was without. A recording keeps
+# its translations too, and its pinballs replay, counting what one made without does; a
+# run whose instrumentation depends on its state (-mix) keeps nothing and says so once.
 set -uo pipefail
 logger=$1 sieve=$2 smc=$3 chain_smc=$4 threads=$5 count_after_faults=$6 code_by_argument=$7
+replayer=$8 stamp_after_fork=$9
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 kept=$work/kept
@@ -126,12 +129,54 @@ damage "the file writable by its group" none group_writable
 [ "$("$logger" -log 0 -- cat /proc/self/personality)" = "$(cat /proc/self/personality)" ] ||
 	fail "without -jit:persist, the app's personality changed"
 
-# Recording instruments code by its state: nothing kept, said once (not by each process).
-rm -rf "$work/recorded"
-out=$(cd "$work" && "$logger" -log:basename "$work/pb" -q -jit:persist "$work/recorded" -- \
+# Recording: the second run takes kept fragments (made with the recorder's callouts at
+# ld.so's cpuid and the like: a -log 0 run's would not do), and every pinball replays and
+# counts the instructions a recording without the knob counts. With threads, what comes
+# after the second thread's birth (slice checks by the threads' state) is not kept, and
+# the flush then retires what was: the pinballs must replay, whatever is used.
+# record LABEL PINBALL [-jit:persist DIR] -- PROGRAM ARGS: sets count.
+record() {
+	local label=$1 pb=$2
+	shift 2
+	(cd "$work" && "$logger" -log:basename "$pb" -jit:stats 1 "$@" >"$work/jit.out" \
+		2>"$work/jit.err") || fail "$label: exit $?: $(head -3 "$work/jit.err")"
+	count=$(sed -n 's/^logger: wrote .*: \([0-9]*\) instructions.*/\1/p' "$work/jit.err")
+	replay=$("$replayer" "$pb.0" 2>&1 >/dev/null | grep '^replay:')
+	grep -q "^replay: OK $count instructions" <<<"$replay" ||
+		fail "$label: recorded $count instructions, then $replay"
+}
+for program in "$sieve 3000" "$threads"; do
+	name=$(basename "${program%% *}")
+	record "$name without the knob" "$work/pb-plain" -- $program
+	plain=$count
+	for pass in first second; do
+		record "$name recorded, $pass run" "$work/pb-$pass" -jit:persist "$work/recorded" \
+			-- $program
+		[ "$name" != "$(basename "$sieve")" ] || [ "$count" -eq "$plain" ] ||
+			fail "$name recorded with kept code: $count instructions, $plain without"
+	done
+	used=$(stat_of "kept fragments used")
+	[ "$name" != "$(basename "$sieve")" ] || [ "${used:-0}" -gt 0 ] ||
+		fail "$name recorded: the second run used no kept fragment"
+	echo "$name recorded: both pinballs replay ($count instructions), ${used:-0} kept" \
+		"fragments used the second time"
+done
+
+# A translation kept out of a region (by a forked child, which is not recorded: no callout
+# at its rdtsc) is not taken in one: the parent's rdtsc is recorded, and its pinball replays.
+rm -rf "$work/stamps"
+record "rdtsc in the child" "$work/pb-child" -jit:persist "$work/stamps" -- "$stamp_after_fork" child
+record "rdtsc in the parent" "$work/pb-parent" -jit:persist "$work/stamps" -- "$stamp_after_fork" parent
+[ "$(stat_of "kept fragments used")" -gt 0 ] || fail "rdtsc in the parent: no kept fragment used"
+echo "rdtsc after a fork: the parent's pinball replays, $(stat_of "kept fragments used") kept" \
+	"fragments used"
+
+# -mix instruments code by its state: nothing kept, said once (not by each process).
+rm -rf "$work/mixed"
+out=$(cd "$work" && "$logger" -log 0 -mix -omix /dev/null -jit:persist "$work/mixed" -- \
 	sh -c 'true; /bin/true' 2>&1)
 [ "$(grep -c "warning: -jit:persist keeps nothing in this run" <<<"$out")" -eq 1 ] &&
-	[ -z "$(ls "$work/recorded")" ] || fail "recording with -jit:persist: $out"
+	[ -z "$(ls "$work/mixed")" ] || fail "-mix with -jit:persist: $out"
 
 out=$("$logger" -log 0 -jit:persist /proc/none/kept -- true 2>&1)
 status=$?
