@@ -14,6 +14,7 @@
 #include "instruction_count.h"
 #include "messages.h"
 #include "perf_map.h"
+#include "persist_dir.h"
 #include "persist_file.h"
 #include "persist_record.h"
 #include "rt_alloc.h"
@@ -489,6 +490,7 @@ void persist_save(void)
 	/* (a reader has the old file or the new one whole, never a part) */
 	if (!ok || rt_syscall4(SYS_renameat, AT_FDCWD, (long)tmp, AT_FDCWD, (long)path) != 0)
 		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)tmp, 0);
+	persist_dir_sweep(dir);
 }
 
 void persist_cache_reset(void)

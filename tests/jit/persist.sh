@@ -7,7 +7,8 @@
 # code still runs its new code, and so does code written at the same address with other
 # bytes in another run; -icount counts the same with kept code; a file damaged in
 # its records or its code, or cut short, costs its use and nothing else, and so does one
-# that others may write; a DIR that cannot be made is a one-line error. Address-space
+# that others may write; a dead writer's temporary file goes at the next save; a DIR that
+# cannot be made is a one-line error. Address-space
 # randomisation is off for the app with the knob, as it was without. A recording keeps
 # its translations too, and its pinballs replay, counting what one made without does; a
 # run whose instrumentation depends on its state (-mix) keeps nothing and says so once.
@@ -77,6 +78,18 @@ most=$(sed -n 's/.*jit stats: fragments \([0-9]*\),.*/\1/p' "$work/jit.err" | so
 ls "$kept"/*.forked.jit >/dev/null 2>&1 || fail "no file of forked children's translations"
 [ "${most:-99}" -le 10 ] || fail "subshells: a process translated $most fragments in the third run"
 echo "subshells: at most $most fragments translated by any process of the third run"
+
+# A writer killed before renaming its file leaves NAME.<pid>.tmp: the next writer removes
+# it once that pid is gone, and leaves a running writer's alone.
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+touch "$kept/0123456789abcdef.jit.$dead.tmp" "$kept/0123456789abcdef.jit.$$.tmp"
+run expr 2 + 2
+[ ! -e "$kept/0123456789abcdef.jit.$dead.tmp" ] && [ -e "$kept/0123456789abcdef.jit.$$.tmp" ] ||
+	fail "temporary files after a save: $(ls "$kept" | tr '\n' ' ')"
+rm "$kept/0123456789abcdef.jit.$$.tmp"
+echo "a dead writer's temporary file: removed by the next save"
 
 # The count is the same whether the code is kept or new.
 for pass in first second; do

@@ -1,0 +1,54 @@
+#include "persist_dir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "rt_string.h"
+#include "rt_syscall.h"
+
+enum { DIRENT_RECLEN = 16, DIRENT_NAME = 19 }; /* offsets in a linux_dirent64 */
+
+/* The writer's pid in a temporary file's name (NAME.jit.<pid>.tmp), 0 for another name. */
+static long writer_of(const char *name)
+{
+	size_t len = strlen(name);
+	if (len < 10 || !rt_ends_with(name, ".tmp"))
+		return 0;
+	char digits[24];
+	size_t end = len - 4, start = end;
+	while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
+		start--;
+	if (start == end || end - start >= sizeof digits || start < 5 ||
+	    memcmp(name + start - 5, ".jit.", 5) != 0)
+		return 0;
+	memcpy(digits, name + start, end - start);
+	digits[end - start] = '\0';
+	uint64_t pid;
+	return rt_parse_u64(digits, &pid) && pid > 0 && pid < (1u << 22) ? (long)pid : 0;
+}
+
+void persist_dir_sweep(const char *dir)
+{
+	long fd = rt_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	char buf[4096];
+	long got;
+	while ((got = rt_syscall3(SYS_getdents64, fd, (long)buf, sizeof buf)) > 0) {
+		for (long at = 0; at + DIRENT_NAME < got;) {
+			uint16_t reclen;
+			memcpy(&reclen, buf + at + DIRENT_RECLEN, sizeof reclen);
+			if (!reclen || at + reclen > got)
+				break;
+			const char *name = buf + at + DIRENT_NAME;
+			long pid = memchr(name, '\0', reclen - DIRENT_NAME) ? writer_of(name) : 0;
+			/* (EPERM: someone else's process, alive) */
+			if (pid && rt_syscall2(SYS_kill, pid, 0) == -ESRCH)
+				rt_syscall3(SYS_unlinkat, fd, (long)name, 0);
+			at += reclen;
+		}
+	}
+	rt_close((int)fd);
+}
