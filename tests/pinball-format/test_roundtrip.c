@@ -19,6 +19,16 @@ static struct pinball_header small_header(void)
 	return (struct pinball_header){.tool_version = "test", .arch = "x86_64", .page_size = 4096};
 }
 
+/* A writer of test_base with a small header. */
+static struct pinball_writer *new_writer(void)
+{
+	char err[PINBALL_ERR_MAX];
+	struct pinball_header h = small_header();
+	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	return w;
+}
+
 START_TEST(synthetic_pinball_round_trips)
 {
 	char err[PINBALL_ERR_MAX];
@@ -35,9 +45,7 @@ END_TEST
 START_TEST(empty_pinball_round_trips)
 {
 	char err[PINBALL_ERR_MAX];
-	struct pinball_header h = small_header();
-	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
-	ck_assert_msg(w != NULL, "%s", err);
+	struct pinball_writer *w = new_writer();
 	ck_assert_int_eq(pinball_writer_finish(w, NULL), 0);
 	pinball_writer_free(w);
 	ck_assert_msg(pinball_verify(test_base, err) == 0, "%s", err);
@@ -91,10 +99,7 @@ END_TEST
  * and chunks compressed two at a time after it), and finishes the pinball. */
 static void write_hurried_pages(uint64_t pages, uint64_t hurry_at)
 {
-	char err[PINBALL_ERR_MAX];
-	struct pinball_header h = small_header();
-	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
-	ck_assert_msg(w != NULL, "%s", err);
+	struct pinball_writer *w = new_writer();
 	static uint8_t page[4096];
 	for (uint64_t i = 0; i < pages; i++) {
 		if (i == hurry_at)
@@ -142,10 +147,7 @@ END_TEST
 /* A writer freed while the helper compresses one of its chunks leaves nothing behind. */
 START_TEST(hurried_writer_freed_unfinished_leaves_nothing)
 {
-	char err[PINBALL_ERR_MAX];
-	struct pinball_header h = small_header();
-	struct pinball_writer *w = pinball_writer_create(test_base, &h, err);
-	ck_assert_msg(w != NULL, "%s", err);
+	struct pinball_writer *w = new_writer();
 	pinball_writer_hurry(w);
 	static uint8_t page[4096];
 	for (uint64_t i = 0; i < 200; i++) {
