@@ -3,6 +3,7 @@
 
 static const struct unit_suite suites[] = {
     {"pinball_corruption", pinball_corruption_suite},
+    {"pinball_roundtrip", pinball_roundtrip_suite},
     {NULL, NULL},
 };
 
