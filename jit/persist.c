@@ -201,8 +201,9 @@ void persist_start(const char *kept_dir, const char *exe_path, bool first)
 	if (!instrument_may_keep()) {
 		if (first)
 			jit_message("warning: -jit:persist keeps nothing in this run: -mix, "
-				    "-footprint, -debugtrace, -bbv, -vprofile, -control alarms and "
-				    "-appdebug instrument code by their state");
+				    "-footprint, -debugtrace, -bbv, -vprofile, -control alarms, "
+				    "-appdebug and the replay of threads or signals instrument "
+				    "code by their state");
 		return;
 	}
 	dir = kept_dir;

@@ -132,6 +132,7 @@ int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
 	jit_thread_set_regs(t, regs);
 	jit_thread_set_xsave(t, xsave, xsave_len);
 	app_map_announce_images();
+	persist_start(o->persist_dir, jit_config.app_exe_path ? jit_config.app_exe_path : "", true);
 	enter(t, regs->rip, o);
 }
 

@@ -223,6 +223,16 @@ static void instrument(struct jit_block *b, void *arg)
 		jit_insert_budget_check(b, rp.budget_slot, replay_thread_guard, NULL);
 }
 
+/* Translations kept across replays (-jit:persist): once begun, a replay guarded only at
+ * its end inserts nothing but callouts at non-deterministic instructions (never kept);
+ * the budget checks of other replays, and of this one before it begins, depend on its
+ * state. (replay_note_flags_live serves those budget checks alone.) */
+static uint64_t keep_tag(void *arg)
+{
+	(void)arg;
+	return rp.guard_only && __atomic_load_n(&rp.began, __ATOMIC_ACQUIRE) ? 1 : 0;
+}
+
 static void thread_start(struct jit_thread *t, uint64_t pc, void *arg)
 {
 	(void)pc;
@@ -250,6 +260,7 @@ static void safe_point(struct jit_thread *t, uint64_t icount, void *arg)
 static const struct jit_client client = {
     .name = "replay",
     .instrument_block = instrument,
+    .keep_tag = keep_tag,
     .safe_point = safe_point,
     .syscall_pre = syscall_pre,
     .thread_start = thread_start,

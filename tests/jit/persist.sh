@@ -10,7 +10,8 @@
 # that others may write; a dead writer's temporary file goes at the next save; a DIR that
 # cannot be made is a one-line error. Address-space
 # randomisation is off for the app with the knob, as it was without. A recording keeps
-# its translations too, and its pinballs replay, counting what one made without does; a
+# its translations too, and its pinballs replay, counting what one made without does; so
+# does a replay, for the next replays of the program's pinballs (same layout); a
 # run whose instrumentation depends on its state (-mix) keeps nothing and says so once.
 set -uo pipefail
 logger=$1 sieve=$2 smc=$3 chain_smc=$4 threads=$5 count_after_faults=$6 code_by_argument=$7
@@ -183,6 +184,29 @@ record "rdtsc in the parent" "$work/pb-parent" -jit:persist "$work/stamps" -- "$
 [ "$(stat_of "kept fragments used")" -gt 0 ] || fail "rdtsc in the parent: no kept fragment used"
 echo "rdtsc after a fork: the parent's pinball replays, $(stat_of "kept fragments used") kept" \
 	"fragments used"
+
+# Replays keep translations too: two pinballs of the sieve recorded with the knob (the same
+# layout), each replayed with it: the second replay takes the first's translations, and
+# every replay counts what was recorded. A pinball with threads keeps nothing (its replay
+# checks budgets by the threads' state) and says so once.
+rm -rf "$work/replays"
+# replay LABEL PINBALL: with -jit:persist, verdict OK with count instructions.
+replay() {
+	"$replayer" -jit:persist "$work/replays" -jit:stats 1 "$2.0" >/dev/null 2>"$work/jit.err"
+	grep -q "^replay: OK $count instructions" "$work/jit.err" ||
+		fail "$1: $(grep -v 'jit stats' "$work/jit.err" | head -3)"
+}
+record "sieve 3000" "$work/pb-a" -jit:persist "$work/recorded" -- "$sieve" 3000
+replay "sieve 3000 replayed" "$work/pb-a"
+record "sieve 2000" "$work/pb-b" -jit:persist "$work/recorded" -- "$sieve" 2000
+replay "sieve 2000 replayed" "$work/pb-b"
+used=$(stat_of "kept fragments used")
+[ "${used:-0}" -gt 0 ] || fail "the second pinball's replay used no kept fragment"
+record "threads" "$work/pb-t" -- "$threads"
+replay "threads replayed" "$work/pb-t"
+[ "$(grep -c "warning: -jit:persist keeps nothing" "$work/jit.err")" -eq 1 ] ||
+	fail "threads replayed with -jit:persist: $(head -3 "$work/jit.err")"
+echo "replays: the second sieve's took $used kept fragments; threads keep nothing, said once"
 
 # -mix instruments code by its state: nothing kept, said once (not by each process).
 rm -rf "$work/mixed"
