@@ -39,6 +39,7 @@ struct kept {
 
 static const char *dir;
 static uint64_t key;
+static uint64_t family; /* the program's files whatever the builds (persist_dir.h) */
 /* The process that writes: the one that started the program (segment 0), or a forked
  * child of it (segment 1: its translations go into arenas of their own, kept in a second
  * file, so that a shell's children stop translating the code they run between their fork
@@ -75,14 +76,14 @@ static uint64_t hash_file(uint64_t h, const char *file)
 	return hash_bytes(h, id, sizeof id);
 }
 
-/* What the code depends on besides the app bytes: the runtime's build, the program, the
- * configuration, the CPU. */
-static uint64_t key_of(const char *exe_path)
+/* The runtime's and the program's paths, the configuration and the CPU: what a program's
+ * files have in common from one build of the runtime or of the program to the next. */
+static uint64_t family_of(const char *exe_path)
 {
-	uint32_t version = PERSIST_FILE_VERSION;
-	uint64_t h = hash_bytes(0xcbf29ce484222325ull, &version, sizeof version);
-	h = hash_file(h, "/proc/self/exe");
-	h = hash_file(h, exe_path);
+	char self[4096];
+	long n = rt_syscall3(SYS_readlink, (long)"/proc/self/exe", (long)self, sizeof self);
+	uint64_t h = hash_bytes(0xcbf29ce484222325ull, self, n > 0 ? (size_t)n : 0);
+	h = hash_bytes(h, exe_path, strlen(exe_path) + 1);
 	uint8_t config[] = {jit_config.stats, jit_config.check_native_exec, jit_config.held_marks,
 			    icount_is_striped()};
 	h = hash_bytes(h, config, sizeof config);
@@ -95,6 +96,16 @@ static uint64_t key_of(const char *exe_path)
 		h = hash_bytes(h, r, sizeof r);
 	}
 	return h;
+}
+
+/* What the code depends on besides the app bytes: the family, the runtime's build, the
+ * program file's identity. */
+static uint64_t key_of(const char *exe_path)
+{
+	uint32_t version = PERSIST_FILE_VERSION;
+	uint64_t h = hash_bytes(family, &version, sizeof version);
+	h = hash_file(h, "/proc/self/exe");
+	return hash_file(h, exe_path);
 }
 
 static uint64_t anchor(void)
@@ -171,7 +182,7 @@ static bool remember_read(const struct record *r, void *arg)
 
 static void path_of(unsigned seg, char *out, size_t cap)
 {
-	rt_format(out, cap, "%s/%016lx%s.jit", dir, key, seg ? ".forked" : "");
+	rt_format(out, cap, "%s/%016lx-%016lx%s.jit", dir, family, key, seg ? ".forked" : "");
 }
 
 /* Adds the records of the segment's file, if it is of use. */
@@ -208,6 +219,7 @@ void persist_start(const char *kept_dir, const char *exe_path, bool first)
 	}
 	dir = kept_dir;
 	owner = rt_getpid();
+	family = family_of(exe_path);
 	key = key_of(exe_path);
 	read_segment(0);
 	read_segment(1);
@@ -491,7 +503,7 @@ void persist_save(void)
 	/* (a reader has the old file or the new one whole, never a part) */
 	if (!ok || rt_syscall4(SYS_renameat, AT_FDCWD, (long)tmp, AT_FDCWD, (long)path) != 0)
 		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)tmp, 0);
-	persist_dir_sweep(dir);
+	persist_dir_sweep(dir, family, key);
 }
 
 void persist_cache_reset(void)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -29,7 +30,25 @@ static long writer_of(const char *name)
 	return rt_parse_u64(digits, &pid) && pid > 0 && pid < (1u << 22) ? (long)pid : 0;
 }
 
-void persist_dir_sweep(const char *dir)
+/* Whether name is one of the family's files ("<family>-<key>[.forked].jit") of a key
+ * other than `key`. */
+static bool stale(const char *name, uint64_t family, uint64_t key)
+{
+	char hex[17];
+	uint64_t its_family, its_key;
+	if (strlen(name) < 37 || name[16] != '-')
+		return false;
+	memcpy(hex, name, 16);
+	hex[16] = '\0';
+	if (!rt_parse_hex_u64(hex, &its_family) || its_family != family)
+		return false;
+	memcpy(hex, name + 17, 16);
+	if (!rt_parse_hex_u64(hex, &its_key) || its_key == key)
+		return false;
+	return !strcmp(name + 33, ".jit") || !strcmp(name + 33, ".forked.jit");
+}
+
+void persist_dir_sweep(const char *dir, uint64_t family, uint64_t key)
 {
 	long fd = rt_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
@@ -43,11 +62,15 @@ void persist_dir_sweep(const char *dir)
 			if (!reclen || at + reclen > got)
 				break;
 			const char *name = buf + at + DIRENT_NAME;
-			long pid = memchr(name, '\0', reclen - DIRENT_NAME) ? writer_of(name) : 0;
-			/* (EPERM: someone else's process, alive) */
-			if (pid && rt_syscall2(SYS_kill, pid, 0) == -ESRCH)
-				rt_syscall3(SYS_unlinkat, fd, (long)name, 0);
+			size_t room = reclen - DIRENT_NAME;
 			at += reclen;
+			if (!memchr(name, '\0', room))
+				continue;
+			long pid = writer_of(name);
+			/* (EPERM: someone else's process, alive) */
+			if ((pid && rt_syscall2(SYS_kill, pid, 0) == -ESRCH) ||
+			    stale(name, family, key))
+				rt_syscall3(SYS_unlinkat, fd, (long)name, 0);
 		}
 	}
 	rt_close((int)fd);

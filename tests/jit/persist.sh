@@ -7,7 +7,8 @@
 # code still runs its new code, and so does code written at the same address with other
 # bytes in another run; -icount counts the same with kept code; a file damaged in
 # its records or its code, or cut short, costs its use and nothing else, and so does one
-# that others may write; a dead writer's temporary file goes at the next save; a DIR that
+# that others may write; a dead writer's temporary file goes at the next save, and so does
+# the file of the program's previous build; a DIR that
 # cannot be made is a one-line error. Address-space
 # randomisation is off for the app with the knob, as it was without. A recording keeps
 # its translations too, and its pinballs replay, counting what one made without does; so
@@ -91,6 +92,18 @@ run expr 2 + 2
 	fail "temporary files after a save: $(ls "$kept" | tr '\n' ' ')"
 rm "$kept/0123456789abcdef.jit.$$.tmp"
 echo "a dead writer's temporary file: removed by the next save"
+
+# A program's files of another build (of the runtime or of the program: another key, the
+# same family) are never read again: its next save removes them, and leaves other programs'.
+expr_file=$(ls -t "$kept"/*.jit | head -1)
+family=$(basename "$expr_file" | cut -c1-16)
+others=$(ls "$kept" | grep -vc "^$family-")
+mv "$expr_file" "$kept/$family-0123456789abcdef.jit"
+run expr 2 + 2
+[ ! -e "$kept/$family-0123456789abcdef.jit" ] && [ -e "$expr_file" ] &&
+	[ "$(ls "$kept" | grep -vc "^$family-")" -eq "$others" ] ||
+	fail "another build's file after a save: $(ls "$kept" | tr '\n' ' ')"
+echo "another build's file of the program: removed by the next save, $others others kept"
 
 # The count is the same whether the code is kept or new.
 for pass in first second; do
