@@ -18,6 +18,7 @@ struct shared_knobs {
 	bool jit_stats;			/* -jit:stats */
 	bool jit_perf_map;		/* -jit:perf_map */
 	uint64_t jit_held_marks;	/* -jit:held_marks */
+	const char *jit_persist_dir;	/* -jit:persist DIR: translations kept across runs */
 	struct debugger_knobs debug;	/* -appdebug, -appdebug_port, -appdebug_file */
 	struct control_spec *control;	/* -control, -controller_log, legacy region knobs */
 	/* Set by the driver: the analysis tools get their region events from it (by

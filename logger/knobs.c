@@ -41,9 +41,6 @@ static const struct knob logger_knobs[] = {
      .max = STRESS_STOP_MS_MAX},
     KNOB("-follow_execv", KNOB_BOOL, follow_execv, NULL,
 	 "run programs the app execs under the JIT"),
-    KNOB("-jit:persist", KNOB_STRING, persist_dir, "DIR",
-	 "keep translations in DIR for the next runs of the same program (turns address-space "
-	 "randomisation off; -log 0 and -icount only)"),
     KNOB("-pinplay-control", KNOB_BOOL, pinplay_control, NULL,
 	 "analysis tools count inside the recorded (global) regions; 0: inside their own "
 	 "per-thread -control regions"),

@@ -17,7 +17,6 @@ struct logger_knobs {
 	uint64_t stress_stop_ms; /* -jit:stress_stop_ms N (0: off) */
 	bool selftest_escape;	 /* -jit:selftest_escape */
 	bool follow_execv;	 /* -follow_execv 0|1 (default 1) */
-	const char *persist_dir; /* -jit:persist DIR: translations kept across processes */
 	bool pinplay_control;	 /* -pinplay-control 0|1: tools follow the recorded regions */
 	const char *argv0;	 /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
 	uint64_t seccomp_fd; /* -jit:seccomp_fd FD: the app's seccomp filters (following exec) */

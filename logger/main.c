@@ -151,7 +151,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}
-	if (k.persist_dir && jit_persist_prepare(k.persist_dir, argv, err, sizeof err)) {
+	if (k.shared.jit_persist_dir &&
+	    jit_persist_prepare(k.shared.jit_persist_dir, argv, err, sizeof err)) {
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}
@@ -167,7 +168,7 @@ int main(int argc, char **argv)
 	    .check_native_exec = k.check_native_exec,
 	    .stats = k.shared.jit_stats,
 	    .perf_map = k.shared.jit_perf_map,
-	    .persist_dir = k.persist_dir,
+	    .persist_dir = k.shared.jit_persist_dir,
 	    .held_marks = (unsigned)k.shared.jit_held_marks,
 	    .selftest_escape = k.selftest_escape,
 	    .stress_stop_ms = (unsigned)k.stress_stop_ms,

@@ -36,7 +36,6 @@ struct knobs {
 	const char *basename; /* -log:basename */
 	const char *regions;  /* -log:regions:in */
 	bool quiet;
-	const char *persist_dir;    /* -jit:persist DIR */
 	uint64_t checkpoints;	    /* -appdebug_checkpoints */
 	struct shared_knobs shared; /* analysis tools, controller, -jit:stats */
 	struct trace_knobs trace;   /* -trace, -o */
@@ -54,9 +53,6 @@ static const struct knob replayer_knobs[] = {
     KNOB("-log:regions:in", KNOB_STRING, regions, "FILE",
 	 "relog the regions of a CSV file (lines <region>,<start icount>,<length>,...)"),
     KNOB("-q", KNOB_BOOL, quiet, NULL, "quiet: no progress line on a terminal"),
-    KNOB("-jit:persist", KNOB_STRING, persist_dir, "DIR",
-	 "keep translations in DIR for the next replays of the same program (turns "
-	 "address-space randomisation off)"),
     {.name = "-appdebug_checkpoints",
      .kind = KNOB_UINT,
      .offset = offsetof(struct knobs, checkpoints),
@@ -186,7 +182,8 @@ int main(int argc, char **argv)
 
 	static struct replay_input in;
 	char err[1024];
-	if (k.persist_dir && jit_persist_prepare(k.persist_dir, argv, err, sizeof err)) {
+	if (k.shared.jit_persist_dir &&
+	    jit_persist_prepare(k.shared.jit_persist_dir, argv, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}
@@ -263,7 +260,7 @@ int main(int argc, char **argv)
 				    .stats = k.shared.jit_stats,
 				    .perf_map = k.shared.jit_perf_map,
 				    .held_marks = (unsigned)k.shared.jit_held_marks,
-				    .persist_dir = k.persist_dir};
+				    .persist_dir = k.shared.jit_persist_dir};
 	if (replay_guarded()) {
 		o.watch_ms = 100;
 		o.watch = replay_guard_watch;
