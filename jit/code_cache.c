@@ -14,14 +14,13 @@ enum {
 	 * after it and too little room below, and its RIP-relative operands would each borrow
 	 * a register through the thread block (a python loop: 15% of its time). */
 	ARENA_REACH = 3 << 29,
-	POPULATE_WINDOW = 64 << 10,
 };
 
 struct arena {
 	uint8_t *base;
 	uint8_t *cur;
 	uint8_t *end;
-	uint8_t *populated; /* (rt_populate_write: a window at a time, not a fault per page) */
+	size_t populated; /* bytes from base faulted in (rt_populate_ahead) */
 	unsigned segment;
 };
 
@@ -52,7 +51,7 @@ static uint8_t *map_arena_at(uint64_t hint)
 static struct arena *add_arena(uint8_t *base, unsigned segment)
 {
 	struct arena *a = &arenas[arena_count++];
-	*a = (struct arena){base, base, base + ARENA_SIZE, base, segment};
+	*a = (struct arena){base, base, base + ARENA_SIZE, 0, segment};
 	return a;
 }
 
@@ -79,12 +78,8 @@ static struct arena *new_arena_near(uint64_t app_pc)
 /* The arena's room for `size` more bytes, its pages faulted in ahead. */
 static uint8_t *room_in(struct arena *a, size_t size)
 {
-	if (a->cur + size > a->populated) {
-		uint8_t *to = a->cur + size + POPULATE_WINDOW;
-		to = to < a->end ? to : a->end;
-		rt_populate_write(a->populated, (size_t)(to - a->populated));
-		a->populated = to;
-	}
+	a->populated =
+	    rt_populate_ahead(a->base, a->populated, (size_t)(a->cur - a->base) + size, ARENA_SIZE);
 	return a->cur;
 }
 

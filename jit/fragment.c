@@ -12,7 +12,6 @@ enum {
 	 * process's few thousand fragments touch a few of its pages. */
 	TABLE_MIN_BITS = 12,
 	POOL_CHUNK = 1 << 20,
-	POPULATE_WINDOW = 64 << 10,
 	PAGE_SET_BITS = 14,
 	PAGE_SET_SIZE = 1 << PAGE_SET_BITS,
 };
@@ -33,7 +32,7 @@ static uint64_t retirements; /* full or partial: a fragment may have stopped bei
 struct pool_chunk {
 	struct pool_chunk *prev;
 	size_t used;
-	size_t populated; /* (rt_populate_write: a window at a time, not a fault per page) */
+	size_t populated; /* bytes of data faulted in (rt_populate_ahead) */
 	size_t cap;
 	_Alignas(16) unsigned char data[];
 };
@@ -74,11 +73,7 @@ static void table_free(struct table_slot *t, unsigned bits)
 		rt_munmap(t, sizeof(struct table_slot) << bits);
 }
 
-/* Neighbouring pcs in neighbouring slots, and each 4 MiB of code (a library, say) at an
- * offset of its own: the translator looks up the blocks around the one it translates,
- * which then share cache lines, where a hash that scattered them took a cache miss per
- * lookup (5% of a short process's time under -log 0). */
-static size_t slot_of(uint64_t pc, unsigned bits)
+size_t fragment_pc_slot(uint64_t pc, unsigned bits)
 {
 	return (size_t)(((pc >> 2) + (mix(pc >> 22) >> 32)) & (((size_t)1 << bits) - 1));
 }
@@ -87,7 +82,7 @@ static size_t slot_of(uint64_t pc, unsigned bits)
 static struct table_slot *find_slot(struct table_slot *t, unsigned bits, uint64_t key)
 {
 	size_t mask = ((size_t)1 << bits) - 1;
-	for (size_t i = slot_of(key, bits);; i = (i + 1) & mask)
+	for (size_t i = fragment_pc_slot(key, bits);; i = (i + 1) & mask)
 		if (t[i].key == key || !t[i].key)
 			return &t[i];
 }
@@ -129,12 +124,7 @@ void *fragment_meta_alloc(size_t size)
 	}
 	void *p = pool->data + pool->used;
 	pool->used += size;
-	if (pool->used > pool->populated) {
-		size_t to = pool->used + POPULATE_WINDOW;
-		to = to < pool->cap ? to : pool->cap;
-		rt_populate_write(pool->data + pool->populated, to - pool->populated);
-		pool->populated = to;
-	}
+	pool->populated = rt_populate_ahead(pool->data, pool->populated, pool->used, pool->cap);
 	return p;
 }
 

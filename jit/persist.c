@@ -147,14 +147,6 @@ static bool remember(const struct record *rec, struct fragment *f)
 	return true;
 }
 
-/* Neighbouring pcs in neighbouring slots, each 4 MiB of code at an offset of its own (as
- * fragment.c's map: following a fragment's exits looks up the code around it). */
-static size_t slot_of(uint64_t pc, unsigned bits)
-{
-	uint64_t region = ((pc >> 22) * 0x9e3779b97f4a7c15ull) >> 32;
-	return (size_t)(((pc >> 2) + region) & (((size_t)1 << bits) - 1));
-}
-
 static bool index_records(void)
 {
 	unsigned bits = INDEX_MIN_BITS;
@@ -166,7 +158,7 @@ static bool index_records(void)
 	slot_bits = bits;
 	size_t mask = ((size_t)1 << bits) - 1;
 	for (size_t i = 0; i < kept_count; i++) {
-		size_t s = slot_of(kept[i].rec->app_pc, bits);
+		size_t s = fragment_pc_slot(kept[i].rec->app_pc, bits);
 		while (slots[s].index)
 			s = (s + 1) & mask;
 		slots[s] = (struct index_slot){kept[i].rec->app_pc, i + 1};
@@ -336,7 +328,7 @@ static struct fragment *take(struct kept *k)
 static struct kept *untried(uint64_t app_pc, uint64_t tag)
 {
 	size_t mask = ((size_t)1 << slot_bits) - 1;
-	for (size_t s = slot_of(app_pc, slot_bits); slots[s].index; s = (s + 1) & mask) {
+	for (size_t s = fragment_pc_slot(app_pc, slot_bits); slots[s].index; s = (s + 1) & mask) {
 		struct kept *k = &kept[slots[s].index - 1];
 		if (slots[s].pc == app_pc && k->rec->tag == tag)
 			return k->f || k->dropped ? NULL : k;

@@ -10,9 +10,11 @@
  * memory then falls in the same places, and a fragment's absolute addresses (app pcs, the
  * code cache's own, the runtime's through %gs) hold as they were. Only what differs per
  * process is made anew: the exit records (their stubs rewritten), links (every exit starts
- * unlinked), the fragment map. Only translations without clients' instrumentation are
- * kept (a client's code depends on its state); a translation that read other app memory
- * (a constant slot: constant_slot.h) is kept with the value it read, checked again. */
+ * unlinked), the fragment map. A translation is kept only when its clients' instrumentation
+ * is a function of the code alone, under the tag they name it by (jit_client.keep_tag),
+ * and taken only under the same tag; never one with a callout (its record names the
+ * client's data). A translation that read other app memory (a constant slot:
+ * constant_slot.h) is kept with the value it read, checked again. */
 #ifndef JIT_PERSIST_H
 #define JIT_PERSIST_H
 

@@ -107,6 +107,19 @@ static inline void rt_populate_write(void *addr, size_t len)
 	rt_syscall3(SYS_madvise, (long)start, (long)((uint64_t)addr + len - start), POPULATE_WRITE);
 }
 
+/* For memory [base, base + cap) filled from its start: `populated` bytes of it are faulted
+ * in and `needed` are about to be written. Faults in the missing part and a 64 KiB window
+ * beyond it (rt_populate_write); the new extent. */
+static inline size_t rt_populate_ahead(uint8_t *base, size_t populated, size_t needed, size_t cap)
+{
+	enum { WINDOW = 64 << 10 };
+	if (needed <= populated)
+		return populated;
+	size_t to = needed + WINDOW < cap ? needed + WINDOW : cap;
+	rt_populate_write(base + populated, to - populated);
+	return to;
+}
+
 /* Futex on a private (process-local) word. */
 long rt_futex_wait(int *word, int expected);
 /* The same, giving up after ms milliseconds (-ETIMEDOUT). */
