@@ -10,6 +10,7 @@ Suite *rt_mutex_suite(void);
 Suite *rt_string_suite(void);
 Suite *rt_syscall_suite(void);
 Suite *rt_sort_suite(void);
+Suite *rt_crc32c_suite(void);
 Suite *syscall_model_suite(void);
 
 #endif
