@@ -25,6 +25,8 @@ static uint64_t page_up(uint64_t a)
 
 long app_prot(long prot)
 {
+	if (prot & PROT_EXEC)
+		prot |= PROT_READ;
 	return jit_config.check_native_exec ? prot & ~PROT_EXEC : prot;
 }
 
@@ -151,9 +153,9 @@ long app_munmap(uint64_t addr, uint64_t len)
 long app_mprotect(uint64_t addr, uint64_t len, long prot)
 {
 	/* Code that becomes writable may change; code that stops being executable must
-	 * stop running. Either way its translations go. */
-	if ((prot & PROT_WRITE) || !(prot & PROT_EXEC))
-		flush_if_translated(addr, len);
+	 * stop running; where code becomes readable, a translation may stand for a fetch that
+	 * failed (a fault for ever). Whichever, the range's translations go. */
+	flush_if_translated(addr, len);
 	long r = rt_syscall3(SYS_mprotect, (long)addr, (long)len, app_prot(prot));
 	if (r == 0)
 		app_map_protect(addr, addr + page_up(len), (uint32_t)prot);

@@ -17,7 +17,9 @@ long app_munmap(uint64_t addr, uint64_t len);
 long app_mprotect(uint64_t addr, uint64_t len, long prot);
 long app_mremap(const long args[6]);
 
-/* Protection bits as they are applied to app memory (no PROT_EXEC in checking mode). */
+/* Protection bits as they are applied to app memory: executable memory readable too (the
+ * translator reads the code; a CPU with protection keys makes PROT_EXEC alone execute-only,
+ * as x86 never was before them), and no PROT_EXEC in checking mode. */
 long app_prot(long prot);
 
 #endif

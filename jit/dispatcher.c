@@ -225,11 +225,11 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		break;
 	case EXIT_BAD_FETCH:
 		if (!vsyscall_emulate(t, exit.target))
-			signals_app_fault(t, SIGSEGV, exit.target);
+			signals_fetch_fault(t, exit.target);
 		next = t->app_pc;
 		break;
 	case EXIT_BAD_OPCODE:
-		signals_app_fault(t, SIGILL, exit.target);
+		signals_app_fault(t, SIGILL, ILL_ILLOPN, exit.target, exit.target);
 		next = t->app_pc;
 		break;
 	case EXIT_CALLOUT:

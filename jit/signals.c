@@ -15,6 +15,7 @@
 #include "instruction_count.h"
 #include "instrument.h"
 #include "messages.h"
+#include "probe_read.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
 #include "runtime_lock.h"
@@ -210,20 +211,33 @@ static _Noreturn void die_at_fault(struct jit_thread *t, int sig, uint8_t counte
 	signals_die_by(sig, JIT_DEATH_AT_INSN);
 }
 
-void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc)
+void signals_app_fault(struct jit_thread *t, int sig, int code, uint64_t pc, uint64_t addr)
 {
 	t->app_pc = pc;
 	if (app_has_handler(t, sig)) {
 		siginfo_t info;
 		memset(&info, 0, sizeof info);
 		info.si_signo = sig;
-		info.si_code = sig == SIGSEGV ? SEGV_MAPERR : ILL_ILLOPN;
-		info.si_addr = (void *)pc;
+		info.si_code = code;
+		info.si_addr = (void *)addr;
 		if (call_handler(t, sig, &info))
 			return;
 		sig = SIGSEGV;
 	}
 	signals_die_by(sig, JIT_DEATH_AT_INSN);
+}
+
+void signals_fetch_fault(struct jit_thread *t, uint64_t pc)
+{
+	enum { PAGE = 4096 };
+	uint64_t at = pc;
+	int r = probe_read_byte(at);
+	if (r >= 0) /* (the instruction runs into the next page) */
+		r = probe_read_byte(at = (pc | (PAGE - 1)) + 1);
+	if (r >= 0) /* readable now: another thread mapped it */
+		signals_app_fault(t, SIGSEGV, SEGV_MAPERR, pc, pc);
+	else
+		signals_app_fault(t, probe_read_signal(r), probe_read_code(r), pc, at);
 }
 
 void signals_force(struct jit_thread *t, const siginfo_t *info)
@@ -421,6 +435,12 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 	if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && !(error & 16) &&
 	    jit_grant_access(addr, error & 2))
 		return; /* a withheld page, now accessible: the access is retried */
+	uint64_t resume = probe_read_resume_pc(pc);
+	if (resume) {
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)resume;
+		uc->uc_mcontext.gregs[REG_RAX] = probe_read_failure(sig, info->si_code);
+		return;
+	}
 	if (code_cache_contains(pc)) {
 		const struct fragment *f = fragment_at_cache_pc(pc);
 		if (!f || !fragment_insn_at(f, pc)) /* inserted code, a stub: the runtime's */

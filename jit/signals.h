@@ -74,9 +74,15 @@ void signals_deliver_pending(struct jit_thread *t);
  * action has SA_RESTART and the kernel restarts this syscall for it). */
 bool signals_restart_syscall(const struct jit_thread *t, long nr);
 
-/* The app raised a synchronous fault at pc (e.g. jumped to unmapped memory): returns with t
- * pointed at the app's handler, or ends the process by the signal. */
-void signals_app_fault(struct jit_thread *t, int sig, uint64_t pc);
+/* The app raised a synchronous fault at pc, sig with si_code `code` for address addr (an
+ * undefined opcode, say): returns with t pointed at the app's handler, or ends the process
+ * by the signal. */
+void signals_app_fault(struct jit_thread *t, int sig, int code, uint64_t pc, uint64_t addr);
+
+/* The app went to pc, where its next instruction cannot be read whole: the fault the CPU's
+ * fetch raises, at the first byte it cannot read (SIGSEGV, unmapped or not readable; SIGBUS
+ * past the end of a mapped file), as signals_app_fault. */
+void signals_fetch_fault(struct jit_thread *t, uint64_t pc);
 
 /* A signal the kernel forces on t as its syscall returns (seccomp's SIGSYS, info its
  * siginfo): delivered before the thread's next instruction when the app handles it and does

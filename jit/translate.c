@@ -19,6 +19,7 @@
 #include "operand_address.h"
 #include "perf_map.h"
 #include "persist.h"
+#include "probe_read.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
 #include "threads.h"
@@ -163,7 +164,7 @@ void translate_init(void)
 }
 
 /* Pages known to be readable, so that fetching code is a plain copy. A page is probed
- * once (process_vm_readv fails cleanly where a load would fault); the app's munmap,
+ * once (probe_read.h: a fault there fails cleanly); the app's munmap,
  * mprotect and friends clear the pages they name (a new mapping makes none unreadable).
  * Direct-mapped on the page number (+1; 0 = empty). */
 static uint64_t readable_pages[READABLE_SLOTS];
@@ -187,8 +188,7 @@ static bool page_readable(uint64_t page)
 	uint64_t *slot = &readable_pages[page & (READABLE_SLOTS - 1)];
 	if (*slot == page + 1)
 		return true;
-	uint8_t probe;
-	if (!jit_read_app_memory(&probe, page * PAGE, 1))
+	if (probe_read_byte(page * PAGE) < 0)
 		return false;
 	*slot = page + 1;
 	return true;

@@ -41,7 +41,7 @@ bool vsyscall_emulate(struct jit_thread *t, uint64_t pc)
 	t->gpr[JIT_GPR_R11] = r11;
 	if ((long)t->gpr[JIT_GPR_RAX] == -EFAULT) {
 		t->gpr[JIT_GPR_RAX] = rax;
-		signals_app_fault(t, SIGSEGV, pc);
+		signals_app_fault(t, SIGSEGV, SEGV_MAPERR, pc, pc);
 		return true;
 	}
 	t->gpr[JIT_GPR_RSP] += 8; /* the emulated ret */
