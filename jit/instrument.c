@@ -11,6 +11,7 @@
 #include "instruction_count.h"
 #include "messages.h"
 #include "park.h"
+#include "probe_read.h"
 #include "rt_syscall.h"
 #include "runtime_lock.h"
 #include "thread_block.h"
@@ -223,6 +224,12 @@ bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
 	for (uint64_t page = addr & ~0xfffull; page < addr + len; page += 0x1000)
 		granted |= jit_grant_access(page, false);
 	return granted && read_once(dst, addr, len);
+}
+
+int jit_copy_app_memory(void *dst, uint64_t addr, size_t len)
+{
+	int r = probe_read(dst, addr, len);
+	return r < 0 ? probe_read_signal(r) : 0;
 }
 
 static bool write_once(uint64_t addr, const void *src, size_t len)

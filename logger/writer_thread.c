@@ -119,6 +119,15 @@ static void write_record(struct writer_state *s, const struct record *r)
 		rc = pinball_writer_add_map(s->w, &r->u.map);
 		break;
 	case REC_PAGE:
+		if (r->u.page.past_end) {
+			rc = pinball_writer_add_past_end_page(
+			    s->w, &(struct pinball_page){.addr = r->u.page.addr,
+							 .prot = r->u.page.prot,
+							 .at_mmap = r->u.page.at_mmap,
+							 .mmap_tid = r->u.page.mmap_tid,
+							 .mmap_icount = r->u.page.mmap_icount});
+			break;
+		}
 		if (r->u.page.at_mmap) {
 			rc = pinball_writer_add_mmap_page(s->w, r->u.page.addr, r->u.page.prot,
 							  r->u.page.data, r->u.page.mmap_tid,

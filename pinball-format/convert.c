@@ -280,6 +280,9 @@ const char *page_from_pb(const Pinball__Page *pp, uint32_t page_size, struct pin
 	p->at_mmap = pp->at_mmap;
 	p->mmap_tid = pp->mmap_tid;
 	p->mmap_icount = pp->mmap_icount;
+	p->past_end = pp->past_end;
+	if (pp->past_end && (pp->data.len || pp->zero_pages != 1))
+		return "a page past the end of its file with data, or a run of them";
 	if (pp->at_mmap && !pp->data.len && pp->zero_pages != 1)
 		return "a page of a mapping made in the region with a run of zero pages";
 	if (pp->data.len) {

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define PINBALL_FORMAT_MAJOR 2
-#define PINBALL_FORMAT_MINOR 0
+#define PINBALL_FORMAT_MINOR 1
 /* The oldest major version readers still read (1.x: every part LZ4-compressed). */
 #define PINBALL_FORMAT_OLDEST_MAJOR 1
 
@@ -140,12 +140,14 @@ struct pinball_map_entry {
 /* From a reader: either one page of data (data != NULL, npages == 1) or a run of npages
  * all-zero pages starting at addr (data == NULL). A page with at_mmap belongs to a file
  * mapping the region made, and goes in place when the replay makes it (format 1.6): by the
- * syscall event of thread mmap_tid at its count mmap_icount. */
+ * syscall event of thread mmap_tid at its count mmap_icount. A page past_end (format 2.1;
+ * data NULL, npages 1) lay past the end of its mapped file: any access raises SIGBUS. */
 struct pinball_page {
 	uint64_t addr;
 	uint32_t prot;
 	const uint8_t *data;
 	uint64_t npages;
+	bool past_end;
 	bool at_mmap;
 	uint32_t mmap_tid;
 	uint64_t mmap_icount;
@@ -255,6 +257,9 @@ int pinball_writer_add_page(struct pinball_writer *w, uint64_t addr, uint32_t pr
  * region first touched it (format 1.6): never merged with others. */
 int pinball_writer_add_mmap_page(struct pinball_writer *w, uint64_t addr, uint32_t prot,
 				 const void *data, uint32_t tid, uint64_t icount);
+/* A page past the end of its mapped file (format 2.1): p's addr, prot, and at_mmap with
+ * its mmap as pinball_writer_add_mmap_page's (p's data and npages are not used). */
+int pinball_writer_add_past_end_page(struct pinball_writer *w, const struct pinball_page *p);
 /* count pages of zeros from addr (a reservation the app never touched). */
 int pinball_writer_add_zero_pages(struct pinball_writer *w, uint64_t addr, uint32_t prot,
 				  uint64_t count);

@@ -251,6 +251,22 @@ int pinball_writer_add_mmap_page(struct pinball_writer *w, uint64_t addr, uint32
 	return add_page(w, &pp);
 }
 
+int pinball_writer_add_past_end_page(struct pinball_writer *w, const struct pinball_page *p)
+{
+	if (usable(w) < 0 || flush_zero_run(w) < 0)
+		return -1;
+	Pinball__Page pp = PINBALL__PAGE__INIT;
+	pp.addr = p->addr;
+	pp.prot = p->prot;
+	pp.zero_pages = 1;
+	pp.past_end = true;
+	pp.at_mmap = p->at_mmap;
+	pp.mmap_tid = p->mmap_tid;
+	pp.mmap_icount = p->mmap_icount;
+	w->sum.zero_pages++;
+	return add_page(w, &pp);
+}
+
 /* The events part of tid, created on first use. */
 static struct part_writer *events_part(struct pinball_writer *w, uint32_t tid)
 {

@@ -73,7 +73,8 @@ struct replay_mmap_page {
 	uint32_t tid;
 	uint64_t icount;
 	uint64_t addr;
-	const uint8_t *data; /* NULL: zeros */
+	const uint8_t *data; /* NULL: zeros, or past the end of its file */
+	bool past_end;
 };
 
 struct replay_input {

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "inject_memory.h"
 #include "jit_app.h"
 #include "shared_files.h"
 
@@ -127,7 +128,7 @@ static bool keep_mmap_page(struct replay_input *in, const struct pinball_page *p
 	if (data)
 		memcpy(data, p->data, PAGE);
 	in->mmap_pages[in->nmmap_pages++] =
-	    (struct replay_mmap_page){p->mmap_tid, p->mmap_icount, p->addr, data};
+	    (struct replay_mmap_page){p->mmap_tid, p->mmap_icount, p->addr, data, p->past_end};
 	return true;
 }
 
@@ -153,6 +154,10 @@ static int fill_pages(const struct pinball_reader *r, struct replay_input *in, c
 	while (!rc && (got = pinball_next_page(c, &p)) == 1) {
 		if (p.at_mmap && !keep_mmap_page(in, &p, &cap))
 			rc = replay_input_fail(err, errlen, 2, "out of memory");
+		else if (!p.at_mmap && p.past_end && !inject_past_end_page(p.addr))
+			rc = replay_input_fail(err, errlen, 2,
+					       "cannot map the page 0x%lx past the end of its file",
+					       p.addr);
 		else if (!p.at_mmap && p.data) /* zero pages are zero already */
 			memcpy((void *)p.addr, p.data, PAGE);
 	}

@@ -37,6 +37,9 @@ void jit_suppress_insn(struct jit_block *b, size_t i);
 
 /* Copies app memory without faulting: false when some byte is unreadable. */
 bool jit_read_app_memory(void *dst, uint64_t addr, size_t len);
+/* The same with plain loads (no system call: for pages read often): 0, or the signal the
+ * reading faulted with (SIGSEGV; SIGBUS past the end of a mapped file). */
+int jit_copy_app_memory(void *dst, uint64_t addr, size_t len);
 /* Writes app memory without faulting, as a store of the app would (a debugger): pages the
  * runtime write-protects because code was translated from them lose their translations
  * first. False when some byte is not writable by the app. From an app thread that holds

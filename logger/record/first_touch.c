@@ -1,5 +1,6 @@
 #include "first_touch.h"
 
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -102,14 +103,21 @@ bool first_touch_page(uint64_t addr)
 	struct record *r = record_new(REC_PAGE, PAGE);
 	if (!r)
 		jit_fatal("out of memory while recording");
-	memcpy(r->data, (const void *)page, PAGE);
+	/* (a page past the end of its file faults whoever reads it: the app's access will,
+	 * and a replay's must, with SIGBUS) */
+	int fault = jit_copy_app_memory(r->data, page, PAGE);
 	r->u.page.addr = page;
 	r->u.page.prot = w->prot;
-	r->u.page.data = r->data;
+	r->u.page.data = fault ? NULL : r->data;
+	r->u.page.zero_pages = fault ? 1 : 0;
+	r->u.page.past_end = fault == SIGBUS;
 	r->u.page.at_mmap = w->at_mmap;
 	r->u.page.mmap_tid = w->mmap_tid;
 	r->u.page.mmap_icount = w->mmap_icount;
-	record_push(r);
+	if (fault && fault != SIGBUS) /* (unmapped meanwhile by another thread: nothing) */
+		rt_free(r);
+	else
+		record_push(r);
 	w->withheld[i] = 0; /* last: whoever sees it clear finds the page given back */
 	rt_mutex_unlock(&lock);
 	return true;

@@ -44,6 +44,7 @@ struct record {
 			uint32_t prot;
 			const uint8_t *data; /* NULL: zero_pages pages of zeros */
 			uint64_t zero_pages;
+			bool past_end;	      /* no data: past its file's end (pinball.h) */
 			bool at_mmap;	      /* of a file mapping made in the region: */
 			uint32_t mmap_tid;    /* by this thread's mmap */
 			uint64_t mmap_icount; /* at this count */

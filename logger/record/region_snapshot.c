@@ -1,6 +1,7 @@
 #include "region_snapshot.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -125,14 +126,16 @@ static int snapshot_mapping(const struct jit_app_mapping *m, void *arg)
 			continue;
 		}
 		struct record *r = must_new(REC_PAGE, PAGE);
-		/* Pages past the end of a mapped file cannot be read: skip them. */
-		if (!jit_read_app_memory(r->data, page, PAGE)) {
+		int fault = jit_copy_app_memory(r->data, page, PAGE);
+		if (fault && fault != SIGBUS) {
 			rt_free(r);
 			continue;
 		}
 		r->u.page.addr = page;
 		r->u.page.prot = m->prot;
-		r->u.page.data = r->data;
+		r->u.page.data = fault ? NULL : r->data;
+		r->u.page.zero_pages = fault ? 1 : 0;
+		r->u.page.past_end = fault == SIGBUS; /* (past the end of its file) */
 		record_push(r);
 	}
 	return 0;

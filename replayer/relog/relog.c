@@ -43,6 +43,7 @@ static void relog_mmap_pages(uint32_t tid, const struct replay_event *e, uint64_
 			r->u.page.data = r->data;
 		}
 		r->u.page.zero_pages = p[i].data ? 0 : 1;
+		r->u.page.past_end = p[i].past_end;
 		r->u.page.at_mmap = true;
 		r->u.page.mmap_tid = tid;
 		r->u.page.mmap_icount = icount;

@@ -1,5 +1,6 @@
 #include "inject_memory.h"
 
+#include <linux/memfd.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -185,6 +186,18 @@ const struct replay_mmap_page *inject_mmap_pages_of(const struct replay_input *i
 	return &in->mmap_pages[lo];
 }
 
+bool inject_past_end_page(uint64_t addr)
+{
+	/* (a view of an empty file: the mapping keeps it once its descriptor is closed) */
+	long fd = rt_syscall2(SYS_memfd_create, (long)"past the end of a file", MFD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	long at = rt_mmap((void *)addr, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+			  (int)fd, 0);
+	rt_close((int)fd);
+	return at == (long)addr;
+}
+
 /* The pages the region touched of the file mapping [start, end) that thread tid's mmap at
  * icount made, into place (it is writable now). */
 static const char *put_mmap_pages(const struct replay_input *in, uint32_t tid, uint64_t icount,
@@ -200,9 +213,14 @@ static const char *put_mmap_pages(const struct replay_input *in, uint32_t tid, u
 				  p[i].addr, start, end);
 			return why;
 		}
+		if (p[i].past_end && !inject_past_end_page(p[i].addr)) {
+			rt_format(why, whylen, "cannot map the page 0x%lx past the end of its file",
+				  p[i].addr);
+			return why;
+		}
 		if (p[i].data)
 			memcpy((void *)p[i].addr, p[i].data, PAGE);
-		else
+		else if (!p[i].past_end)
 			memset((void *)p[i].addr, 0, PAGE);
 	}
 	return NULL;

@@ -23,6 +23,10 @@ const char *inject_memory_change(const struct replay_input *in, uint32_t tid, lo
 				 const long a[6], const struct replay_event *e, long *result,
 				 char *why, size_t whylen);
 
+/* Replaces the app's page at addr with one past the end of a file (pinball.h past_end),
+ * which any access faults with SIGBUS as in the recording. False when it cannot. */
+bool inject_past_end_page(uint64_t addr);
+
 /* The pages (n of them) the mmap event of thread tid at icount puts in place. */
 const struct replay_mmap_page *inject_mmap_pages_of(const struct replay_input *in, uint32_t tid,
 						    uint64_t icount, size_t *n);

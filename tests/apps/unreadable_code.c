@@ -3,7 +3,9 @@
  * a file mapping past the file's end (SIGBUS), an instruction that runs on into an
  * unmapped page, a page of code made PROT_NONE after it ran and then readable again, and a
  * page mapped only after a call into it faulted. Code in pages mapped PROT_EXEC alone
- * (execute-only where the CPU has protection keys) or PROT_WRITE | PROT_EXEC runs. */
+ * (execute-only where the CPU has protection keys) or PROT_WRITE | PROT_EXEC runs.
+ * With argument "late", only the file's two calls, after region_starts_here (the file
+ * mapped before it: a region started there holds the file's pages from its start). */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -49,12 +51,38 @@ static void *page_of_code(int prot)
 	return p;
 }
 
-int main(void)
+/* A file of one page's worth of code, mapped over two pages. */
+static char *map_file(void)
+{
+	char name[] = "/tmp/unreadable_code.XXXXXX";
+	int fd = mkstemp(name);
+	if (fd < 0 || write(fd, return_42, sizeof return_42) != (ssize_t)sizeof return_42)
+		exit(2);
+	unlink(name);
+	char *file = mmap(NULL, 2 * 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (file == MAP_FAILED)
+		exit(2);
+	return file;
+}
+
+__attribute__((noinline)) void region_starts_here(void)
+{
+	__asm__ volatile("");
+}
+
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	struct sigaction sa = {.sa_sigaction = on_fault, .sa_flags = SA_SIGINFO};
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
+	char *file = map_file();
+	if (argc > 1 && !strcmp(argv[1], "late")) {
+		region_starts_here();
+		call("file page", file);
+		call("file page past the end of the file", file + 4096);
+		return 0;
+	}
 
 	void *gone = page_of_code(PROT_READ | PROT_EXEC);
 	munmap(gone, 4096);
@@ -64,14 +92,6 @@ int main(void)
 	call("PROT_EXEC page", page_of_code(PROT_EXEC));
 	call("PROT_WRITE | PROT_EXEC page", page_of_code(PROT_WRITE | PROT_EXEC));
 
-	char name[] = "/tmp/unreadable_code.XXXXXX";
-	int fd = mkstemp(name);
-	if (fd < 0 || write(fd, return_42, sizeof return_42) != (ssize_t)sizeof return_42)
-		return 2;
-	unlink(name);
-	char *file = mmap(NULL, 2 * 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	if (file == MAP_FAILED)
-		return 2;
 	call("file page", file);
 	call("file page past the end of the file", file + 4096);
 

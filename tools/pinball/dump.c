@@ -160,6 +160,9 @@ static int dump_part(struct pinball_reader *r, const char *name)
 			if (u.p.data)
 				printf("pages addr=0x%" PRIx64 " prot=0x%x data hash=%016" PRIx64,
 				       u.p.addr, u.p.prot, fnv1a(u.p.data, size));
+			else if (u.p.past_end)
+				printf("pages addr=0x%" PRIx64 " prot=0x%x past_end", u.p.addr,
+				       u.p.prot);
 			else
 				printf("pages addr=0x%" PRIx64 " prot=0x%x zero npages=%" PRIu64,
 				       u.p.addr, u.p.prot, u.p.npages);
