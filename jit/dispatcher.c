@@ -46,17 +46,17 @@ struct fragment *dispatch_find_fragment(uint64_t app_pc)
 /* Remembers which callouts ran at this instruction in its current execution. An
  * instruction's callouts run one after the other, each once, so seeing a callout again
  * means the instruction runs again. */
-static void note_ran(struct jit_thread *t, const struct jit_exit *exit)
+static void note_ran(struct jit_thread *t, const struct jit_callout_exit *call)
 {
 	bool seen = false;
 	for (uint32_t i = 0; i < t->ran_count; i++)
-		seen |= t->ran_args[i] == exit->callout_arg;
-	if (t->ran_pc != exit->target || seen) {
-		t->ran_pc = exit->target;
+		seen |= t->ran_args[i] == call->callout_arg;
+	if (t->ran_pc != call->exit.target || seen) {
+		t->ran_pc = call->exit.target;
 		t->ran_count = 0;
 	}
 	if (t->ran_count < sizeof t->ran_args / sizeof t->ran_args[0])
-		t->ran_args[t->ran_count++] = exit->callout_arg;
+		t->ran_args[t->ran_count++] = call->callout_arg;
 }
 
 /* Runs a client's callout. Returns true when t->jump_target is set; false when the thread
@@ -68,22 +68,23 @@ static void note_ran(struct jit_thread *t, const struct jit_exit *exit)
  * translation starting at this instruction, made once, without the callouts that already
  * ran here, and with the instruction count corrected for the part of the old block that
  * will not run. */
-static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint64_t *next)
+static bool run_callout(struct jit_thread *t, const struct jit_callout_exit *call, uint64_t *next)
 {
-	if (!exit->is_budget)
-		note_ran(t, exit);
+	const struct jit_exit *exit = &call->exit;
+	if (!call->is_budget)
+		note_ran(t, call);
 	t->app_pc = exit->target; /* the registers' rip, for the callout */
 	uint64_t retirements = fragment_retirements();
-	struct jit_callout c = {t, exit->target, exit->callout_arg, exit->block_remaining};
+	struct jit_callout c = {t, exit->target, call->callout_arg, exit->block_remaining};
 	t->callout_remaining = exit->block_remaining;
-	exit->callout(&c);
+	call->callout(&c);
 	t->callout_remaining = 0;
 	uint32_t limit = t->block_limit;
 	t->block_limit = 0;
-	if (limit && exit->is_budget && t->app_pc == exit->target) {
+	if (limit && call->is_budget && t->app_pc == exit->target) {
 		/* Only the block's first `limit` instructions run, from a translation of them
 		 * alone: the thread comes back at an exact count (jit_callout_limit_block). */
-		instrument_uncount(t, exit->target, exit->block_remaining, exit->budget_slots);
+		instrument_uncount(t, exit->target, exit->block_remaining, call->budget_slots);
 		struct fragment *part = translate_block_limited(exit->target, limit);
 		if (!part)
 			jit_fatal("out of memory for translated code");
@@ -93,23 +94,23 @@ static bool run_callout(struct jit_thread *t, const struct jit_exit *exit, uint6
 	if (t->app_pc != exit->target) {
 		/* the callout sent the thread elsewhere (a signal handler): the rest of the
 		 * block does not run */
-		instrument_uncount(t, exit->target, exit->block_remaining, exit->budget_slots);
+		instrument_uncount(t, exit->target, exit->block_remaining, call->budget_slots);
 		*next = t->app_pc;
 		return false;
 	}
 	bool restart = t->restart_block;
 	t->restart_block = false;
 	if (retirements == fragment_retirements() && !restart) {
-		t->jump_target = (uint64_t)exit->resume;
+		t->jump_target = (uint64_t)call->resume;
 		return true;
 	}
-	if (exit->skip_to) { /* a suppressed instruction counts as executed */
-		instrument_uncount(t, exit->skip_to, exit->block_remaining - 1, exit->budget_slots);
-		*next = exit->skip_to;
+	if (call->skip_to) { /* a suppressed instruction counts as executed */
+		instrument_uncount(t, call->skip_to, exit->block_remaining - 1, call->budget_slots);
+		*next = call->skip_to;
 		return false;
 	}
-	instrument_uncount(t, exit->target, exit->block_remaining, exit->budget_slots);
-	if (exit->is_budget) {
+	instrument_uncount(t, exit->target, exit->block_remaining, call->budget_slots);
+	if (call->is_budget) {
 		*next = exit->target;
 		return false;
 	}
@@ -184,6 +185,9 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* A flush while handling this exit frees the record: work from a copy. */
 	struct jit_exit exit = *rec;
+	struct jit_callout_exit call = {.exit = exit};
+	if (exit.kind == EXIT_CALLOUT)
+		call = *jit_callout_exit_of(rec);
 	uint64_t generation = fragment_generation();
 	uint64_t next = exit.target;
 	/* A chained block's end inside its count group: the rest of the group, counted, has
@@ -233,16 +237,16 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		next = t->app_pc;
 		break;
 	case EXIT_CALLOUT:
-		if (exit.is_budget && signals_pending(t)) {
+		if (call.is_budget && signals_pending(t)) {
 			/* A block start: the signal's handler runs first, and the block does not
 			 * (it is counted again when it runs). */
-			instrument_uncount(t, exit.target, exit.block_remaining, exit.budget_slots);
+			instrument_uncount(t, exit.target, exit.block_remaining, call.budget_slots);
 			t->app_pc = exit.target;
 			signals_deliver_pending(t);
 			next = t->app_pc;
 			break;
 		}
-		if (run_callout(t, &exit, &next)) {
+		if (run_callout(t, &call, &next)) {
 			/* A signal that came meanwhile (while the callout waited, say) is delivered
 			 * where the block ends: the block must end in the dispatcher. */
 			if (signals_pending(t))

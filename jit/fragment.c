@@ -219,9 +219,12 @@ bool fragment_range_translated(uint64_t start, uint64_t end)
 
 struct jit_exit *fragment_new_exit(enum exit_kind kind, uint64_t target)
 {
-	struct jit_exit *rec = fragment_meta_alloc(sizeof *rec);
+	struct jit_exit *rec = fragment_meta_alloc(
+	    kind == EXIT_CALLOUT ? sizeof(struct jit_callout_exit) : sizeof *rec);
 	if (!rec)
 		return NULL;
+	if (kind == EXIT_CALLOUT)
+		*jit_callout_exit_of(rec) = (struct jit_callout_exit){0};
 	*rec = (struct jit_exit){.kind = kind, .target = target, .generation = generation};
 	if (kind == EXIT_DIRECT) {
 		rec->next_linkable = linkable;

@@ -644,33 +644,36 @@ static void emit_copy(struct translation *t, const struct block_insn *bi)
 /* A callout: leave through the dispatcher, which calls fn and resumes right here. The
  * first `budgets_done` budget checks of the block have counted it by then: the slots that
  * get the rest of the block back should the thread not run it (instrument_uncount). */
-static struct jit_exit *new_callout_exit(struct translation *t, const struct block_callout *c,
-					 uint64_t pc, uint32_t block_remaining, bool is_budget,
-					 int budgets_done)
+static struct jit_callout_exit *new_callout_exit(struct translation *t,
+						 const struct block_callout *c, uint64_t pc,
+						 uint32_t block_remaining, bool is_budget,
+						 int budgets_done)
 {
 	struct jit_exit *rec = new_exit(t, EXIT_CALLOUT, pc);
 	if (!rec)
 		return NULL;
 	t->block_calls_out = true;
-	rec->callout = c->fn;
-	rec->callout_arg = c->arg;
 	rec->block_remaining = block_remaining;
-	rec->is_budget = is_budget;
+	struct jit_callout_exit *call = jit_callout_exit_of(rec);
+	call->callout = c->fn;
+	call->callout_arg = c->arg;
+	call->is_budget = is_budget;
 	for (int i = 0; i < budgets_done; i++)
-		rec->budget_slots |= 1u << block.budgets[i].slot;
-	return rec;
+		call->budget_slots |= 1u << block.budgets[i].slot;
+	return call;
 }
 
-static struct jit_exit *emit_callout(struct translation *t, const struct block_callout *c,
-				     uint64_t pc, uint32_t block_remaining, bool is_budget,
-				     int budgets_done)
+static struct jit_callout_exit *emit_callout(struct translation *t, const struct block_callout *c,
+					     uint64_t pc, uint32_t block_remaining, bool is_budget,
+					     int budgets_done)
 {
-	struct jit_exit *rec = new_callout_exit(t, c, pc, block_remaining, is_budget, budgets_done);
-	if (!rec)
+	struct jit_callout_exit *call =
+	    new_callout_exit(t, c, pc, block_remaining, is_budget, budgets_done);
+	if (!call)
 		return NULL;
-	emit_exit_stub(&t->e, rec);
-	rec->resume = t->e.cur;
-	return rec;
+	emit_exit_stub(&t->e, &call->exit);
+	call->resume = t->e.cur;
+	return call;
 }
 
 /* sub $amount,%gs:slot; when negative, the callout (`remaining`: the block's counted
@@ -686,12 +689,12 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	uint8_t *fire = emit_jcc_rel32_local(e, 0x8 /* s */);
 	if (flags_live)
 		emit_restore_flags(e);
-	struct jit_exit *rec =
+	struct jit_callout_exit *call =
 	    new_callout_exit(t, c, block.start_pc, remaining, is_budget, budgets_done);
-	if (!rec)
+	if (!call)
 		return;
-	rec->resume = e->cur;
-	t->checks[t->check_count++] = (struct pending_check){fire, rec, flags_live};
+	call->resume = e->cur;
+	t->checks[t->check_count++] = (struct pending_check){fire, &call->exit, flags_live};
 }
 
 static void emit_pending_checks(struct translation *t)
@@ -1184,10 +1187,10 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 			emit_trace_stores(&t->e, bi, &block.trace, false,
 					  block_flags_live_from(&block, i));
 		for (int c = 0; c < bi->callout_count; c++) {
-			struct jit_exit *rec = emit_callout(t, &bi->callouts[c], bi->pc, counted,
-							    false, block.budget_count);
-			if (rec && bi->suppressed)
-				rec->skip_to = bi->pc + bi->insn.length;
+			struct jit_callout_exit *call = emit_callout(
+			    t, &bi->callouts[c], bi->pc, counted, false, block.budget_count);
+			if (call && bi->suppressed)
+				call->skip_to = bi->pc + bi->insn.length;
 		}
 		counted -= instrument_counted(&block, i);
 		if (bi->memory_marks_slot >= 0 && memory_marks_wanted(bi)) {
