@@ -217,7 +217,10 @@ void persist_start(const char *kept_dir, const char *exe_path, bool first)
 	read_segment(1);
 	if (kept_count && !index_records())
 		kept_count = 0;
-	fragment_expect(kept_count);
+	size_t fragments = 0; /* (and their chain entries, each a fragment of the map too) */
+	for (size_t i = 0; i < kept_count; i++)
+		fragments += 1 + kept[i].rec->entry_count;
+	fragment_expect(fragments);
 }
 
 void persist_after_fork(void)
