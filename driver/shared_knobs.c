@@ -49,8 +49,8 @@ static const struct knob shared_knobs[] = {
     SHARED("-jit:perf_map", KNOB_BOOL, jit_perf_map, NULL,
 	   "write /tmp/perf-PID.map, naming each translation by the app code it runs, for perf"),
     SHARED("-jit:persist", KNOB_STRING, jit_persist_dir, "DIR",
-	   "keep translations in DIR for the next runs (replays) of the same program (turns "
-	   "address-space randomisation off)"),
+	   "keep translations in DIR for the next runs (replays) of the same program (the "
+	   "logger turns address-space randomisation off)"),
     {"-jit:held_marks", KNOB_UINT, offsetof(struct shared_knobs, jit_held_marks), "N",
      "-footprint's memory marks hold registers across runs of instructions (0: every mark "
      "sets its registers aside alone; 2: lines by shifts, not pext, as on CPUs where pext is "

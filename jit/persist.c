@@ -108,11 +108,6 @@ static uint64_t key_of(const char *exe_path)
 	return hash_file(h, exe_path);
 }
 
-static uint64_t anchor(void)
-{
-	return (uint64_t)&persist_start;
-}
-
 /* Forgets the records made here whose fragments were retired since (code that the app
  * rewrites is translated again and again). Those read come first and stay where the index
  * has them. */
@@ -187,7 +182,7 @@ static void read_segment(unsigned seg)
 		return;
 	/* (code from the file runs: only the user's own, which nobody else may write) */
 	struct stat st;
-	struct persist_file_id id = {key, anchor(), seg};
+	struct persist_file_id id = {key, seg};
 	size_t before = kept_count;
 	/* (on failure, what was adopted holds no record: new code goes after it) */
 	if (rt_syscall2(SYS_fstat, fd, (long)&st) != 0 ||
@@ -469,7 +464,7 @@ static bool write_file(int fd)
 	for (size_t i = 0; i < kept_count; i++)
 		if (to_write(&kept[i]))
 			records[n++] = kept[i].rec;
-	struct persist_file_id id = {key, anchor(), segment};
+	struct persist_file_id id = {key, segment};
 	bool ok = persist_file_write(fd, &id, records, n);
 	rt_free(records);
 	return ok;

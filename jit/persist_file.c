@@ -23,8 +23,6 @@ struct file_header {
 	uint32_t version;
 	uint32_t arena_count;
 	uint64_t key;
-	/* Where the runtime's code was: the same build in the same place, or no use. */
-	uint64_t anchor;
 	uint64_t records_offset; /* a multiple of the page size */
 	uint64_t records_bytes;
 	uint32_t records_crc;
@@ -123,7 +121,7 @@ bool persist_file_read(int fd, const struct persist_file_id *id,
 	struct file_arena arenas[MAX_FILE_ARENAS];
 	bool mapped[MAX_FILE_ARENAS] = {false};
 	if (!read_all(fd, &h, sizeof h) || memcmp(h.magic, magic, sizeof magic) ||
-	    h.version != PERSIST_FILE_VERSION || h.key != id->key || h.anchor != id->anchor ||
+	    h.version != PERSIST_FILE_VERSION || h.key != id->key ||
 	    h.arena_count > MAX_FILE_ARENAS || h.records_bytes > (1ull << 30) ||
 	    !read_all(fd, arenas, h.arena_count * sizeof *arenas))
 		return false;
@@ -156,10 +154,8 @@ bool persist_file_write(int fd, const struct persist_file_id *id,
 {
 	struct code_cache_span spans[MAX_FILE_ARENAS];
 	size_t n = code_cache_spans(spans, MAX_FILE_ARENAS, id->segment);
-	struct file_header h = {.version = PERSIST_FILE_VERSION,
-				.arena_count = (uint32_t)n,
-				.key = id->key,
-				.anchor = id->anchor};
+	struct file_header h = {
+	    .version = PERSIST_FILE_VERSION, .arena_count = (uint32_t)n, .key = id->key};
 	memcpy(h.magic, magic, sizeof magic);
 	for (size_t i = 0; i < n_records; i++) {
 		h.records_crc = rt_crc32c(h.records_crc, records[i], records[i]->length);

@@ -11,14 +11,14 @@
 
 #include "persist_record.h"
 
-enum { PERSIST_FILE_VERSION = 2 };
+enum { PERSIST_FILE_VERSION = 3 };
 
-/* What a file must name to be of use: the key of its program and configuration, and where
- * the runtime's code was (the same build at the same place); and the code cache segment
- * its arenas are (code_cache.h). */
+/* What a file must name to be of use: the key of its program, configuration and the
+ * runtime's build; and the code cache segment its arenas are (code_cache.h). Where the
+ * runtime itself was loaded does not matter: kept code holds none of its addresses (stubs
+ * reach the dispatcher through the thread block, and get their records when taken). */
 struct persist_file_id {
 	uint64_t key;
-	uint64_t anchor;
 	unsigned segment;
 };
 

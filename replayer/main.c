@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 	static struct replay_input in;
 	char err[1024];
 	if (k.shared.jit_persist_dir &&
-	    jit_persist_prepare(k.shared.jit_persist_dir, argv, err, sizeof err)) {
+	    jit_persist_prepare(k.shared.jit_persist_dir, NULL, err, sizeof err)) {
 		fprintf(stderr, "replayer: error: %s\n", err);
 		return 2;
 	}

@@ -13,7 +13,7 @@ struct jit_run_options {
 	bool stats;		/* -jit:stats */
 	bool perf_map;		/* -jit:perf_map */
 	/* -jit:persist: translations kept in this directory across processes (NULL: none);
-	 * the driver has turned address-space randomisation off (jit_persist_prepare) */
+	 * the driver has prepared it (jit_persist_prepare) */
 	const char *persist_dir;
 	unsigned held_marks;	  /* -jit:held_marks: 0 never hold registers, 1 hold, 2 hold
 				   * and find lines without pext */
@@ -51,9 +51,12 @@ int jit_helper_thread_start(void *(*fn)(void *arg), void *arg);
 int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
 		  const uint8_t *xsave, size_t xsave_len);
 
-/* For -jit:persist DIR: creates DIR if needed and, unless address-space randomisation is
- * off already, turns it off and executes the driver again with argv (the same process:
- * only on success does it not return). Returns 0, or -1 with a message in err. */
+/* For -jit:persist DIR: creates DIR if needed. With argv (the logger: the program and its
+ * libraries must come out at the same addresses every run), unless address-space
+ * randomisation is off already, turns it off and executes the driver again with argv (the
+ * same process: only on success does it not return); NULL for a replay, whose program is
+ * where its pinball says (the runtime's own addresses do not matter). Returns 0, or -1
+ * with a message in err. */
 int jit_persist_prepare(const char *dir, char *const *argv, char *err, size_t err_len);
 
 /* Starts `program` with argv[1..] as its arguments and envp as its environment. Returns

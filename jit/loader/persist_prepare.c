@@ -21,6 +21,8 @@ int jit_persist_prepare(const char *dir, char *const *argv, char *err, size_t er
 		snprintf(err, err_len, "-jit:persist '%s' is not a writable directory", dir);
 		return -1;
 	}
+	if (!argv)
+		return 0;
 	int now = personality(0xffffffff);
 	if (now < 0 || (now & ADDR_NO_RANDOMIZE))
 		return 0; /* (unknown: the kept code just goes unused where addresses differ) */
