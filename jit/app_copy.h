@@ -1,6 +1,7 @@
 /* Copies between the runtime and app memory that fail instead of faulting (a bad pointer
  * the app gave a syscall is its EFAULT, not the runtime's crash), and that ask a client for
- * withheld pages (first-touch recording) before giving up. */
+ * withheld pages (first-touch recording) before giving up. App threads only: a fault in
+ * app_copy_in is the runtime's fault handler's to turn into a failure. */
 #ifndef JIT_APP_COPY_H
 #define JIT_APP_COPY_H
 

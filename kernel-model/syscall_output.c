@@ -78,7 +78,7 @@ bool syscall_output_crc(long nr, const long args[6], long result, uint32_t *crc)
 			uint8_t chunk[4096];
 			uint64_t len =
 			    r[i].len - done < sizeof chunk ? r[i].len - done : sizeof chunk;
-			if (!jit_read_app_memory(chunk, r[i].addr + done, len))
+			if (jit_copy_app_memory(chunk, r[i].addr + done, len))
 				return false;
 			c = rt_crc32c(c, chunk, len);
 			done += len;

@@ -31,7 +31,7 @@ static void warn_once(long nr, const char *fmt, const char *what)
 static size_t copy_readable(struct pinball_mem_write *w, size_t kept, uint8_t **bytes,
 			    uint64_t addr, uint64_t len)
 {
-	if (jit_read_app_memory(*bytes, addr, len)) {
+	if (jit_copy_app_memory(*bytes, addr, len) == 0) {
 		w[kept++] = (struct pinball_mem_write){addr, *bytes, len};
 		*bytes += len;
 		return kept;
@@ -41,7 +41,7 @@ static size_t copy_readable(struct pinball_mem_write *w, size_t kept, uint8_t **
 		uint64_t chunk = PAGE - (addr & (PAGE - 1));
 		if (chunk > end - addr)
 			chunk = end - addr;
-		if (jit_read_app_memory(*bytes, addr, chunk)) {
+		if (jit_copy_app_memory(*bytes, addr, chunk) == 0) {
 			/* extend the previous write when contiguous */
 			if (kept && w[kept - 1].addr + w[kept - 1].len == addr)
 				w[kept - 1].len += chunk;
@@ -146,7 +146,7 @@ static size_t clone_tid_writes(long nr, const long a[6], long result, const uint
 		uint64_t flags, pidfd, child_tid, parent_tid;
 	} c = {(uint64_t)a[0], 0, (uint64_t)a[3], (uint64_t)a[2]};
 	if (result <= 0 || (nr != SYS_clone && nr != SYS_clone3) ||
-	    (nr == SYS_clone3 && !jit_read_app_memory(&c, (uint64_t)a[0], sizeof c)))
+	    (nr == SYS_clone3 && jit_copy_app_memory(&c, (uint64_t)a[0], sizeof c)))
 		return 0;
 	if (!(c.flags & CLONE_THREAD))
 		return 0;
