@@ -113,7 +113,8 @@ uint32_t rt_crc32c(uint32_t crc, const void *data, size_t len)
 	switch (cpu_kind()) {
 	case CPU_CRC32_CLMUL: {
 		size_t blocks = len / (3 * STRIPE);
-		crc = (uint32_t)crc_blocks(crc, p, blocks);
+		if (blocks)
+			crc = (uint32_t)crc_blocks(crc, p, blocks);
 		p += blocks * 3 * STRIPE;
 		len -= blocks * 3 * STRIPE;
 	}
