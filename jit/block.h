@@ -103,6 +103,9 @@ void instrument_block(struct jit_block *b);
 bool instrument_may_keep(void);
 /* Whether it does now, and then under which tag (0: no client instruments blocks). */
 bool instrument_keep_tag(uint64_t *tag);
+/* A page the client withholds (first-touch recording) given back before the runtime reads
+ * it, so that the read takes no fault: whether it was one. */
+bool instrument_grant_withheld(uint64_t addr);
 void instrument_at_exit(int status);
 void instrument_app_dies(struct jit_thread *t, int sig, enum jit_death_place where);
 void instrument_before_exec(struct jit_thread *t);

@@ -226,6 +226,11 @@ bool jit_read_app_memory(void *dst, uint64_t addr, size_t len)
 	return granted && read_once(dst, addr, len);
 }
 
+bool instrument_grant_withheld(uint64_t addr)
+{
+	return access_hook && access_hook(addr);
+}
+
 int jit_copy_app_memory(void *dst, uint64_t addr, size_t len)
 {
 	int r = probe_read(dst, addr, len);

@@ -188,6 +188,7 @@ static bool page_readable(uint64_t page)
 	uint64_t *slot = &readable_pages[page & (READABLE_SLOTS - 1)];
 	if (*slot == page + 1)
 		return true;
+	instrument_grant_withheld(page * PAGE); /* (the probe's fault costs a signal) */
 	if (probe_read_byte(page * PAGE) < 0)
 		return false;
 	*slot = page + 1;
