@@ -103,6 +103,11 @@ void instrument_block(struct jit_block *b);
 bool instrument_may_keep(void);
 /* Whether it does now, and then under which tag (0: no client instruments blocks). */
 bool instrument_keep_tag(uint64_t *tag);
+/* The clients' kept callouts (jit_client.kept_callouts) in one numbering, the same in
+ * every process of a build and configuration: fn's number, or -1 when it is none; the
+ * function of a number, or NULL. */
+int instrument_kept_callout_number(jit_callout_fn fn);
+jit_callout_fn instrument_kept_callout(uint32_t number);
 /* A page the client withholds (first-touch recording) given back before the runtime reads
  * it, so that the read takes no fault: whether it was one. */
 bool instrument_grant_withheld(uint64_t addr);

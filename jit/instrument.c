@@ -517,6 +517,26 @@ bool instrument_may_keep(void)
 	return !icount_is_countdown();
 }
 
+int instrument_kept_callout_number(jit_callout_fn fn)
+{
+	int n = 0;
+	for (int i = 0; i < client_count; i++)
+		for (const jit_callout_fn *k = clients[i]->kept_callouts; k && *k; k++, n++)
+			if (*k == fn)
+				return n;
+	return -1;
+}
+
+jit_callout_fn instrument_kept_callout(uint32_t number)
+{
+	uint32_t n = 0;
+	for (int i = 0; i < client_count; i++)
+		for (const jit_callout_fn *k = clients[i]->kept_callouts; k && *k; k++, n++)
+			if (n == number)
+				return *k;
+	return NULL;
+}
+
 bool instrument_keep_tag(uint64_t *tag)
 {
 	uint64_t all = 0;

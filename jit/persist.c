@@ -273,6 +273,16 @@ static struct fragment *take(struct kept *k)
 		rec->falls_through = e->falls_through;
 		rec->owner = e->falls_through ? f : NULL;
 		rec->block_remaining = e->block_remaining;
+		if (e->kind == EXIT_CALLOUT) {
+			const struct record_callout *rc = record_callout_of(r, i);
+			struct jit_callout_exit *call = jit_callout_exit_of(rec);
+			call->callout = rc ? instrument_kept_callout(rc->function) : NULL;
+			if (!call->callout)
+				return NULL; /* (checked when read: another client set now) */
+			call->callout_arg = (void *)rc->arg;
+			call->skip_to = rc->skip_to;
+			call->resume = code + rc->resume_off;
+		}
 		translate_stub_set_record(rec->stub, rec);
 		if (e->field_off != RECORD_NO_FIELD) {
 			rec->branch_field = code + e->field_off;
@@ -371,8 +381,11 @@ void persist_note(const struct persist_translation *pt)
 {
 	const struct fragment *f = pt->f;
 	size_t app_bytes = f->app_end - f->app_pc;
+	size_t callouts = 0;
+	for (size_t i = 0; i < pt->exit_count; i++)
+		callouts += pt->exits[i]->kind == EXIT_CALLOUT;
 	size_t len = record_length(pt->exit_count, f->insn_count, pt->entry_count, pt->slot_count,
-				   app_bytes);
+				   callouts, app_bytes);
 	uint64_t tag;
 	if (app_bytes > RECORD_MAX_APP_BYTES || pt->exit_count > UINT16_MAX ||
 	    !instrument_keep_tag(&tag))
@@ -394,10 +407,22 @@ void persist_note(const struct persist_translation *pt)
 	    .body_off = (uint32_t)(f->cache_pc - code),
 	    .mismatch_off = (uint32_t)(f->mismatch_field - code),
 	    .tag = tag,
+	    .callout_count = (uint16_t)callouts,
 	};
 	struct record_exit *exits = (struct record_exit *)record_exits(r);
+	struct record_callout *calls = (struct record_callout *)record_callouts(r);
 	for (size_t i = 0; i < pt->exit_count; i++) {
-		const struct jit_exit *e = pt->exits[i];
+		struct jit_exit *e = pt->exits[i];
+		if (e->kind == EXIT_CALLOUT) {
+			const struct jit_callout_exit *call = jit_callout_exit_of(e);
+			*calls++ = (struct record_callout){
+			    .arg = (uint64_t)call->callout_arg,
+			    .skip_to = call->skip_to,
+			    .exit_index = (uint32_t)i,
+			    .resume_off = (uint32_t)(call->resume - code),
+			    .function = (uint32_t)instrument_kept_callout_number(call->callout),
+			};
+		}
 		exits[i] = (struct record_exit){
 		    .target = e->target,
 		    .stub_off = (uint32_t)(e->stub - code),
@@ -420,7 +445,7 @@ void persist_note(const struct persist_translation *pt)
 		};
 	}
 	memcpy((void *)record_slots(r), pt->slots, sizeof *pt->slots * pt->slot_count);
-	memcpy((void *)record_bytes(r), pt->app_bytes, app_bytes);
+	memcpy((void *)record_bytes(r), pt->app_bytes, app_bytes); /* (after the callouts) */
 	if (!remember(r, pt->f)) {
 		rt_free(r);
 		return;

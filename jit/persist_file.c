@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "block.h"
 #include "code_cache.h"
 #include "rt_crc32c.h"
 #include "rt_syscall.h"
@@ -44,7 +45,7 @@ static bool record_sane(const struct record *r, size_t room, const struct file_a
 	if (room < sizeof *r || r->length > room || r->length % 8 || r->app_end <= r->app_pc ||
 	    r->app_end - r->app_pc > RECORD_MAX_APP_BYTES ||
 	    r->length != record_length(r->exit_count, r->insn_count, r->entry_count, r->slot_count,
-				       r->app_end - r->app_pc) ||
+				       r->callout_count, r->app_end - r->app_pc) ||
 	    !record_holds(r, r->body_off, 1) || !record_holds(r, r->mismatch_off, 4))
 		return false;
 	bool in_arena = false;
@@ -54,10 +55,18 @@ static bool record_sane(const struct record *r, size_t room, const struct file_a
 			    r->size <= arenas[i].used - (r->code - arenas[i].base);
 	if (!in_arena)
 		return false;
+	for (uint16_t i = 0; i < r->callout_count; i++) {
+		const struct record_callout *c = &record_callouts(r)[i];
+		if (c->exit_index >= r->exit_count ||
+		    record_exits(r)[c->exit_index].kind != EXIT_CALLOUT ||
+		    record_callout_of(r, c->exit_index) != c ||
+		    !record_holds(r, c->resume_off, 1) || !instrument_kept_callout(c->function))
+			return false;
+	}
 	for (uint16_t i = 0; i < r->exit_count; i++) {
 		const struct record_exit *e = &record_exits(r)[i];
 		uint32_t field_length = e->falls_through ? FALL_THROUGH_SITE_LENGTH : 4;
-		if (e->kind > EXIT_FAULT || e->kind == EXIT_CALLOUT ||
+		if (e->kind > EXIT_FAULT || (e->kind == EXIT_CALLOUT && !record_callout_of(r, i)) ||
 		    !record_holds(r, e->stub_off, (uint32_t)translate_stub_length()) ||
 		    (e->field_off != RECORD_NO_FIELD &&
 		     !record_holds(r, e->field_off, field_length)))

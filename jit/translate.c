@@ -317,8 +317,18 @@ size_t translate_stub_length(void)
 	return stub_layout().length;
 }
 
+/* Remembers rec among the exits persist.h keeps of the translation. */
+static void made(struct translation *t, struct jit_exit *rec, bool keepable)
+{
+	if (!keepable || t->made_count == MAX_MADE_EXITS)
+		t->not_persistable = true;
+	else
+		t->made[t->made_count++] = rec;
+}
+
 /* A new exit record of the translation (NULL, and the translation failed, when out of
- * memory). */
+ * memory). A callout's is remembered by new_callout_exit, which knows whether it may be
+ * kept. */
 static struct jit_exit *new_exit(struct translation *t, enum exit_kind kind, uint64_t target)
 {
 	struct jit_exit *rec = fragment_new_exit(kind, target);
@@ -326,10 +336,8 @@ static struct jit_exit *new_exit(struct translation *t, enum exit_kind kind, uin
 		t->failed = true;
 		return NULL;
 	}
-	if (kind == EXIT_CALLOUT || t->made_count == MAX_MADE_EXITS)
-		t->not_persistable = true;
-	else
-		t->made[t->made_count++] = rec;
+	if (kind != EXIT_CALLOUT)
+		made(t, rec, true);
 	return rec;
 }
 
@@ -661,6 +669,8 @@ static struct jit_callout_exit *new_callout_exit(struct translation *t,
 	call->is_budget = is_budget;
 	for (int i = 0; i < budgets_done; i++)
 		call->budget_slots |= 1u << block.budgets[i].slot;
+	made(t, rec,
+	     !is_budget && !call->budget_slots && instrument_kept_callout_number(c->fn) >= 0);
 	return call;
 }
 
@@ -672,6 +682,7 @@ static struct jit_callout_exit *emit_callout(struct translation *t, const struct
 	    new_callout_exit(t, c, pc, block_remaining, is_budget, budgets_done);
 	if (!call)
 		return NULL;
+	call->exit.stub = t->e.cur;
 	emit_exit_stub(&t->e, &call->exit);
 	call->resume = t->e.cur;
 	return call;
@@ -694,6 +705,7 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	    new_callout_exit(t, c, block.start_pc, remaining, is_budget, budgets_done);
 	if (!call)
 		return;
+	t->not_persistable = true; /* (a count's check: by the thread's state) */
 	call->resume = e->cur;
 	t->checks[t->check_count++] = (struct pending_check){fire, &call->exit, flags_live};
 }

@@ -403,6 +403,10 @@ struct jit_client {
 	 * was made with); 0, or no such hook: it depends on more (the client's state), and
 	 * nothing translated meanwhile is kept or taken. Called under the runtime lock. */
 	uint64_t (*keep_tag)(void *arg);
+	/* The callouts (functions, NULL-terminated) whose translations may be kept too, under
+	 * keep_tag: each is inserted with a plain value as its argument (a kept translation
+	 * holds the value, never an address), and not as a budget check. */
+	const jit_callout_fn *kept_callouts;
 	/* On the new thread before its first instruction (pc) runs. */
 	void (*thread_start)(struct jit_thread *t, uint64_t pc, void *arg);
 	/* An executable file mapping appeared (the program, its interpreter, a library). */

@@ -340,8 +340,9 @@ static void instrument(struct jit_block *b, void *arg)
 }
 
 /* Translations kept across runs (-jit:persist): out of a region the recorder inserts
- * nothing; in one, callouts at non-deterministic instructions (never kept), and slice
- * checks by the threads' state once they share the time (then nothing is kept). */
+ * nothing; in one, callouts at non-deterministic instructions (kept: their argument is
+ * the instruction's kind), and slice checks by the threads' state once they share the
+ * time (then nothing is kept). */
 static uint64_t keep_tag(void *arg)
 {
 	(void)arg;
@@ -431,6 +432,7 @@ static const struct jit_client client = {
     .vfork_shares_memory = vfork_shares_memory,
     .instrument_block = instrument,
     .keep_tag = keep_tag,
+    .kept_callouts = (const jit_callout_fn[]){nondet_callout, NULL},
     .thread_start = thread_start,
     .syscall_pre = syscall_pre,
     .syscall_efault = syscall_efault,

@@ -224,7 +224,8 @@ static void instrument(struct jit_block *b, void *arg)
 }
 
 /* Translations kept across replays (-jit:persist): once begun, a replay guarded only at
- * its end inserts nothing but callouts at non-deterministic instructions (never kept);
+ * its end inserts nothing but callouts at non-deterministic instructions (kept: their
+ * argument is the instruction's kind);
  * the budget checks of other replays, and of this one before it begins, depend on its
  * state. (replay_note_flags_live serves those budget checks alone.) */
 static uint64_t keep_tag(void *arg)
@@ -261,6 +262,7 @@ static const struct jit_client client = {
     .name = "replay",
     .instrument_block = instrument,
     .keep_tag = keep_tag,
+    .kept_callouts = (const jit_callout_fn[]){nondet_callout, NULL},
     .safe_point = safe_point,
     .syscall_pre = syscall_pre,
     .thread_start = thread_start,
