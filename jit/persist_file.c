@@ -8,6 +8,7 @@
 
 #include "block.h"
 #include "code_cache.h"
+#include "rt_alloc.h"
 #include "rt_crc32c.h"
 #include "rt_syscall.h"
 #include "translate.h"
@@ -158,6 +159,32 @@ bool persist_file_read(int fd, const struct persist_file_id *id,
 	return true;
 }
 
+/* The records, gathered into writes of up to 1 MiB: a program's thousands of records
+ * written one by one cost as many system calls at every save. */
+static bool write_records(int fd, const struct record *const *records, size_t n_records)
+{
+	enum { BATCH = 1 << 20 };
+	uint8_t *buf = rt_alloc(BATCH);
+	size_t used = 0;
+	bool ok = true;
+	for (size_t i = 0; ok && i < n_records; i++) {
+		size_t len = records[i]->length;
+		if (buf && used + len > BATCH) {
+			ok = rt_write_all(fd, buf, used) >= 0;
+			used = 0;
+		}
+		if (buf && len <= BATCH) {
+			memcpy(buf + used, records[i], len);
+			used += len;
+		} else if (ok) {
+			ok = rt_write_all(fd, records[i], len) >= 0;
+		}
+	}
+	ok = ok && (!used || rt_write_all(fd, buf, used) >= 0);
+	rt_free(buf);
+	return ok;
+}
+
 bool persist_file_write(int fd, const struct persist_file_id *id,
 			const struct record *const *records, size_t n_records)
 {
@@ -184,7 +211,5 @@ bool persist_file_write(int fd, const struct persist_file_id *id,
 	for (size_t i = 0; ok && i < n; i++)
 		ok = rt_write_all(fd, spans[i].base, spans[i].used) >= 0;
 	ok = ok && rt_write_all(fd, zeros, h.records_offset - end) >= 0;
-	for (size_t i = 0; ok && i < n_records; i++)
-		ok = rt_write_all(fd, records[i], records[i]->length) >= 0;
-	return ok;
+	return ok && write_records(fd, records, n_records);
 }
