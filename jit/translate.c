@@ -195,12 +195,27 @@ static bool page_readable(uint64_t page)
 	return true;
 }
 
+/* App code is read with probe_read even on pages known to be readable: a page of a file
+ * the app (or anyone) truncated since is past its end, and reading it raises SIGBUS, which
+ * must be the app's fault at its fetch, not the runtime's crash. */
+static bool app_bytes_equal(uint64_t pc, const uint8_t *bytes, size_t len)
+{
+	uint8_t app[256];
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < sizeof app ? len - done : sizeof app;
+		if (probe_read(app, pc + done, n) < 0 || memcmp(app, bytes + done, n))
+			return false;
+		done += n;
+	}
+	return true;
+}
+
 bool translate_app_code_equals(uint64_t pc, const uint8_t *bytes, size_t len)
 {
 	for (uint64_t page = pc / PAGE; page <= (pc + len - 1) / PAGE; page++)
 		if (!page_readable(page))
 			return false;
-	return memcmp((const void *)pc, bytes, len) == 0;
+	return app_bytes_equal(pc, bytes, len);
 }
 
 /* Copies up to FETCH_MAX bytes of app code at pc, stopping at the first unreadable page. */
@@ -214,7 +229,10 @@ static size_t fetch_code(uint64_t pc)
 		size_t chunk = PAGE - (at & (PAGE - 1));
 		if (chunk > FETCH_MAX - n)
 			chunk = FETCH_MAX - n;
-		memcpy(fetch_buf + n, (const void *)at, chunk);
+		if (probe_read(fetch_buf + n, at, chunk) < 0) {
+			translate_forget_readable_range(at & ~(uint64_t)(PAGE - 1), PAGE);
+			break;
+		}
 		n += chunk;
 	}
 	return n;
@@ -1512,7 +1530,7 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	 * protection just now: such a write faulted on nothing, and the translation would run
 	 * the old code for ever. Written later, it faults and retires this one. */
 	if (start == EXIT_DIRECT &&
-	    memcmp((const void *)f->app_pc, fetch_buf, f->app_end - f->app_pc) != 0) {
+	    !app_bytes_equal(f->app_pc, fetch_buf, f->app_end - f->app_pc)) {
 		*stale = true;
 		return NULL;
 	}

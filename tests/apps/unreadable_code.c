@@ -5,7 +5,10 @@
  * page mapped only after a call into it faulted. Code in pages mapped PROT_EXEC alone
  * (execute-only where the CPU has protection keys) or PROT_WRITE | PROT_EXEC runs.
  * With argument "late", only the file's two calls, after region_starts_here (the file
- * mapped before it: a region started there holds the file's pages from its start). */
+ * mapped before it: a region started there holds the file's pages from its start). With
+ * "truncated": a file of two pages of code, a function of its second page called, the file
+ * cut to one page, then another function of that page called (SIGBUS: the translator,
+ * which read that page before, must not fault in its place). */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -65,6 +68,26 @@ static char *map_file(void)
 	return file;
 }
 
+/* Two pages of a file, a function at the second's start and one 64 bytes further. */
+static void truncated(void)
+{
+	char name[] = "/tmp/unreadable_code.XXXXXX";
+	int fd = mkstemp(name);
+	static unsigned char pages[2 * 4096];
+	memcpy(pages + 4096, return_42, sizeof return_42);
+	memcpy(pages + 4096 + 64, return_42, sizeof return_42);
+	if (fd < 0 || write(fd, pages, sizeof pages) != (ssize_t)sizeof pages)
+		exit(2);
+	unlink(name);
+	char *file = mmap(NULL, 2 * 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	if (file == MAP_FAILED)
+		exit(2);
+	call("a function of the file's second page", file + 4096);
+	if (ftruncate(fd, 4096))
+		exit(2);
+	call("another function of that page, the file cut to one page", file + 4096 + 64);
+}
+
 __attribute__((noinline)) void region_starts_here(void)
 {
 	__asm__ volatile("");
@@ -76,6 +99,10 @@ int main(int argc, char **argv)
 	struct sigaction sa = {.sa_sigaction = on_fault, .sa_flags = SA_SIGINFO};
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
+	if (argc > 1 && !strcmp(argv[1], "truncated")) {
+		truncated();
+		return 0;
+	}
 	char *file = map_file();
 	if (argc > 1 && !strcmp(argv[1], "late")) {
 		region_starts_here();
