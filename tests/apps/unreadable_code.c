@@ -54,34 +54,35 @@ static void *page_of_code(int prot)
 	return p;
 }
 
-/* A file of one page's worth of code, mapped over two pages. */
-static char *map_file(void)
+/* A file of `len` bytes (deleted), mapped executable over two pages; its descriptor in *fd. */
+static char *map_code_file(const void *bytes, size_t len, int flags, int *fd)
 {
 	char name[] = "/tmp/unreadable_code.XXXXXX";
-	int fd = mkstemp(name);
-	if (fd < 0 || write(fd, return_42, sizeof return_42) != (ssize_t)sizeof return_42)
+	*fd = mkstemp(name);
+	if (*fd < 0 || write(*fd, bytes, len) != (ssize_t)len)
 		exit(2);
 	unlink(name);
-	char *file = mmap(NULL, 2 * 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	char *file = mmap(NULL, 2 * 4096, PROT_READ | PROT_EXEC, flags, *fd, 0);
 	if (file == MAP_FAILED)
 		exit(2);
 	return file;
 }
 
+/* A file of one page's worth of code, mapped over two pages. */
+static char *map_file(void)
+{
+	int fd;
+	return map_code_file(return_42, sizeof return_42, MAP_PRIVATE, &fd);
+}
+
 /* Two pages of a file, a function at the second's start and one 64 bytes further. */
 static void truncated(void)
 {
-	char name[] = "/tmp/unreadable_code.XXXXXX";
-	int fd = mkstemp(name);
 	static unsigned char pages[2 * 4096];
 	memcpy(pages + 4096, return_42, sizeof return_42);
 	memcpy(pages + 4096 + 64, return_42, sizeof return_42);
-	if (fd < 0 || write(fd, pages, sizeof pages) != (ssize_t)sizeof pages)
-		exit(2);
-	unlink(name);
-	char *file = mmap(NULL, 2 * 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
-	if (file == MAP_FAILED)
-		exit(2);
+	int fd;
+	char *file = map_code_file(pages, sizeof pages, MAP_SHARED, &fd);
 	call("a function of the file's second page", file + 4096);
 	if (ftruncate(fd, 4096))
 		exit(2);
