@@ -185,7 +185,7 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* A flush while handling this exit frees the record: work from a copy. */
 	struct jit_exit exit = *rec;
-	struct jit_callout_exit call = {.exit = exit};
+	struct jit_callout_exit call = {0}; /* (read for EXIT_CALLOUT only) */
 	if (exit.kind == EXIT_CALLOUT)
 		call = *jit_callout_exit_of(rec);
 	uint64_t generation = fragment_generation();

@@ -2,7 +2,6 @@
 
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/uio.h>
 
 #include "block.h"
 #include "code_cache.h"
