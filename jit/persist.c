@@ -27,6 +27,8 @@
 enum {
 	INDEX_MIN_BITS = 10,
 	MAX_KEPT_CODE = 64 << 20,
+	/* A session directory (a run's temporary files, maybe in memory) takes no more. */
+	MAX_SESSION_BYTES = 256 << 20,
 };
 
 /* A record of a file read at start, or of a translation made here. */
@@ -38,6 +40,7 @@ struct kept {
 };
 
 static const char *dir;
+static const char *session; /* the run's session directory (persist_session), or NULL */
 static uint64_t key;
 static uint64_t family; /* the program's files whatever the builds (persist_dir.h) */
 /* The process that writes: the one that started the program (segment 0), or a forked
@@ -509,6 +512,8 @@ void persist_save(void)
 		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)path, 0);
 		return;
 	}
+	if (dir == session && persist_dir_bytes(dir) > MAX_SESSION_BYTES)
+		return;
 	rt_format(tmp, sizeof tmp, "%s.%ld.tmp", path, owner);
 	long fd = rt_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -519,6 +524,22 @@ void persist_save(void)
 	if (!ok || rt_syscall4(SYS_renameat, AT_FDCWD, (long)tmp, AT_FDCWD, (long)path) != 0)
 		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)tmp, 0);
 	persist_dir_sweep(dir, family, key);
+}
+
+void persist_session(const char *session_dir)
+{
+	session = session_dir;
+}
+
+bool persist_in_session(void)
+{
+	return session != NULL;
+}
+
+void persist_end(void)
+{
+	if (session && persist_session_owner(session) == rt_getpid())
+		persist_dir_remove(session);
 }
 
 void persist_cache_reset(void)

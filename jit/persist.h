@@ -56,6 +56,19 @@ struct persist_translation {
  * the run's instrumentation lets nothing be kept. */
 void persist_start(const char *dir, const char *exe_path, bool first);
 
+/* The run's session directory (-jit:session, persist_dir.h), before persist_start: where
+ * the programs the run's processes exec keep their translations (persist_start's dir in
+ * those), never more than a few hundred MiB; the process that made it removes it at its
+ * end (persist_end). NULL: none. */
+void persist_session(const char *session_dir);
+
+/* Whether the run has a session: the programs it execs run without address-space
+ * randomisation (their layouts the same from one process to the next). */
+bool persist_in_session(void);
+
+/* This process ends (exit, or a signal's death): removes the session directory it made. */
+void persist_end(void);
+
 /* Whether new translations are to be kept (persist_note). */
 bool persist_wanted(void);
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "rt_string.h"
@@ -48,11 +49,9 @@ static bool stale(const char *name, uint64_t family, uint64_t key)
 	return !strcmp(name + 33, ".jit") || !strcmp(name + 33, ".forked.jit");
 }
 
-void persist_dir_sweep(const char *dir, uint64_t family, uint64_t key)
+/* Calls fn(dir_fd, name, arg) for each entry of the open directory but `.` and `..`. */
+static void each_entry(long fd, void (*fn)(long fd, const char *name, void *arg), void *arg)
 {
-	long fd = rt_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return;
 	char buf[4096];
 	long got;
 	while ((got = rt_syscall3(SYS_getdents64, fd, (long)buf, sizeof buf)) > 0) {
@@ -64,14 +63,80 @@ void persist_dir_sweep(const char *dir, uint64_t family, uint64_t key)
 			const char *name = buf + at + DIRENT_NAME;
 			size_t room = reclen - DIRENT_NAME;
 			at += reclen;
-			if (!memchr(name, '\0', room))
-				continue;
-			long pid = writer_of(name);
-			/* (EPERM: someone else's process, alive) */
-			if ((pid && rt_syscall2(SYS_kill, pid, 0) == -ESRCH) ||
-			    stale(name, family, key))
-				rt_syscall3(SYS_unlinkat, fd, (long)name, 0);
+			if (memchr(name, '\0', room) && strcmp(name, ".") && strcmp(name, ".."))
+				fn(fd, name, arg);
 		}
 	}
+}
+
+static void for_each_entry(const char *dir, void (*fn)(long fd, const char *name, void *arg),
+			   void *arg)
+{
+	long fd = rt_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	each_entry(fd, fn, arg);
 	rt_close((int)fd);
+}
+
+struct sweep {
+	uint64_t family, key;
+};
+
+static void sweep_entry(long fd, const char *name, void *arg)
+{
+	const struct sweep *s = arg;
+	long pid = writer_of(name);
+	/* (EPERM: someone else's process, alive) */
+	if ((pid && rt_syscall2(SYS_kill, pid, 0) == -ESRCH) || stale(name, s->family, s->key))
+		rt_syscall3(SYS_unlinkat, fd, (long)name, 0);
+}
+
+void persist_dir_sweep(const char *dir, uint64_t family, uint64_t key)
+{
+	struct sweep s = {family, key};
+	for_each_entry(dir, sweep_entry, &s);
+}
+
+static void remove_entry(long fd, const char *name, void *arg)
+{
+	(void)arg;
+	rt_syscall3(SYS_unlinkat, fd, (long)name, 0);
+}
+
+void persist_dir_remove(const char *dir)
+{
+	for_each_entry(dir, remove_entry, NULL);
+	rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)dir, AT_REMOVEDIR);
+}
+
+static void add_size(long fd, const char *name, void *arg)
+{
+	struct stat st;
+	if (rt_syscall4(SYS_newfstatat, fd, (long)name, (long)&st, AT_SYMLINK_NOFOLLOW) == 0)
+		*(uint64_t *)arg += (uint64_t)st.st_size;
+}
+
+uint64_t persist_dir_bytes(const char *dir)
+{
+	uint64_t bytes = 0;
+	for_each_entry(dir, add_size, &bytes);
+	return bytes;
+}
+
+long persist_session_owner(const char *dir)
+{
+	const char *name = strrchr(dir, '/');
+	name = name ? name + 1 : dir;
+	size_t prefix = strlen(PERSIST_SESSION_PREFIX);
+	if (strncmp(name, PERSIST_SESSION_PREFIX, prefix))
+		return 0;
+	char digits[24];
+	size_t n = 0;
+	for (name += prefix; *name >= '0' && *name <= '9' && n < sizeof digits - 1; name++)
+		digits[n++] = *name;
+	digits[n] = '\0';
+	uint64_t pid;
+	return *name == '.' && rt_parse_u64(digits, &pid) && pid > 0 && pid < (1u << 22) ? (long)pid
+											 : 0;
 }

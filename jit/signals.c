@@ -15,6 +15,7 @@
 #include "instruction_count.h"
 #include "instrument.h"
 #include "messages.h"
+#include "persist.h"
 #include "probe_read.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
@@ -149,6 +150,7 @@ static inline void clear_alignment_check(void)
 void signals_die_by(int sig, enum jit_death_place where)
 {
 	instrument_app_dies(thread_current(), sig, where);
+	persist_end();
 	struct kernel_sigaction dfl = {.handler = (uint64_t)SIG_DFL};
 	kernel_sigaction(sig, &dfl, NULL);
 	uint64_t unblock = bit(sig);

@@ -9,6 +9,7 @@
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 
 #include "app_copy.h"
@@ -58,6 +59,7 @@ void jit_process_exit(int status)
 {
 	instrument_at_exit(status);
 	persist_save();
+	persist_end();
 	if (jit_config.stats)
 		print_stats();
 	rt_exit_group(status);
@@ -496,7 +498,13 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	for (long i = 1; i < args; i++)
 		nargv[k++] = argv[i];
 	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
+	/* (for the new image only: a failed exec leaves this one as it was) */
+	long personality = rt_syscall1(SYS_personality, 0xffffffff);
+	if (persist_in_session() && personality >= 0)
+		rt_syscall1(SYS_personality, personality | ADDR_NO_RANDOMIZE);
 	long r = execve_unlocked(t, nargv[0], nargv, envp, false);
+	if (personality >= 0)
+		rt_syscall1(SYS_personality, personality);
 	t->exec_argv = NULL;
 	rt_free(nargv);
 	seccomp_exec_failed(filters);

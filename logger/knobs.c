@@ -41,6 +41,10 @@ static const struct knob logger_knobs[] = {
      .max = STRESS_STOP_MS_MAX},
     KNOB("-follow_execv", KNOB_BOOL, follow_execv, NULL,
 	 "run programs the app execs under the JIT"),
+    KNOB("-jit:session", KNOB_BOOL, session, NULL,
+	 "the programs the app execs keep their translations for each other in a directory of "
+	 "the run's, removed at its end (a program run again and again is translated once); "
+	 "they run with address-space randomisation off"),
     KNOB("-pinplay-control", KNOB_BOOL, pinplay_control, NULL,
 	 "analysis tools count inside the recorded (global) regions; 0: inside their own "
 	 "per-thread -control regions"),
@@ -56,6 +60,11 @@ static const struct knob logger_knobs[] = {
      .value = "FD",
      .help = "(set when following execve) the descriptor holding the app's seccomp filters",
      .max = 1u << 20},
+    {.name = "-jit:session_dir",
+     .kind = KNOB_STRING,
+     .offset = offsetof(struct logger_knobs, session_dir),
+     .value = "DIR",
+     .help = "(set when following execve) the run's -jit:session directory"},
     {.name = "-log:root_pid",
      .kind = KNOB_UINT,
      .offset = offsetof(struct logger_knobs, root_pid),
@@ -77,7 +86,8 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 				   .basename = "pinball/log",
 				   .slice = RECORDER_DEFAULT_SLICE,
 				   .follow_execv = true,
-				   .pinplay_control = true};
+				   .pinplay_control = true,
+				   .session = true};
 	if (!shared_knobs_init(&k->shared)) {
 		fprintf(stderr, "logger: error: out of memory\n");
 		return 2;

@@ -18,6 +18,8 @@ struct logger_knobs {
 	bool selftest_escape;	 /* -jit:selftest_escape */
 	bool follow_execv;	 /* -follow_execv 0|1 (default 1) */
 	bool pinplay_control;	 /* -pinplay-control 0|1: tools follow the recorded regions */
+	bool session;		 /* -jit:session 0|1: the run's processes share translations */
+	const char *session_dir; /* -jit:session_dir DIR: the run's (set when following exec) */
 	const char *argv0;	 /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
 	uint64_t seccomp_fd; /* -jit:seccomp_fd FD: the app's seccomp filters (following exec) */
 	/* Set when following exec: the process the user started (its pinballs are B.k, those

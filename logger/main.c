@@ -24,7 +24,7 @@ extern char **environ;
  * one. */
 static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
 {
-	char **v = calloc((size_t)k->knob_end + 5, sizeof *v);
+	char **v = calloc((size_t)k->knob_end + 7, sizeof *v);
 	if (!v)
 		return NULL;
 	int n = 0;
@@ -36,6 +36,10 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 			continue;
 		}
 		v[n++] = argv[i];
+	}
+	if (k->session_dir && !k->root_pid) { /* (the others have it in their knobs already) */
+		v[n++] = "-jit:session_dir";
+		v[n++] = (char *)k->session_dir;
 	}
 	if (!k->root_pid) {
 		static char pid[24];
@@ -156,6 +160,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "logger: error: %s\n", err);
 		return 2;
 	}
+	/* Without -jit:persist, the programs the run execs keep their translations for each
+	 * other in its session directory (the process the user started translates alone). */
+	const char *persist_dir = k.shared.jit_persist_dir;
+	if (!persist_dir && k.session_dir)
+		persist_dir = k.session_dir;
+	else if (!persist_dir && k.session && k.follow_execv && !k.root_pid)
+		k.session_dir = jit_session_start();
 	static char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0) {
@@ -168,7 +179,8 @@ int main(int argc, char **argv)
 	    .check_native_exec = k.check_native_exec,
 	    .stats = k.shared.jit_stats,
 	    .perf_map = k.shared.jit_perf_map,
-	    .persist_dir = k.shared.jit_persist_dir,
+	    .persist_dir = persist_dir,
+	    .session_dir = k.shared.jit_persist_dir ? NULL : k.session_dir,
 	    .held_marks = (unsigned)k.shared.jit_held_marks,
 	    .selftest_escape = k.selftest_escape,
 	    .stress_stop_ms = (unsigned)k.stress_stop_ms,

@@ -15,6 +15,10 @@ struct jit_run_options {
 	/* -jit:persist: translations kept in this directory across processes (NULL: none);
 	 * the driver has prepared it (jit_persist_prepare) */
 	const char *persist_dir;
+	/* -jit:session: the run's session directory (jit_session_start's, or the one passed
+	 * on by the process that exec'd this one), or NULL; its maker removes it at its end,
+	 * and the programs exec'd run without address-space randomisation */
+	const char *session_dir;
 	unsigned held_marks;	  /* -jit:held_marks: 0 never hold registers, 1 hold, 2 hold
 				   * and find lines without pext */
 	unsigned stress_stop_ms;  /* -jit:stress_stop_ms: stop the world this often (0: never) */
@@ -58,6 +62,15 @@ int jit_run_state(const struct jit_run_options *o, const struct jit_regs *regs,
  * where its pinball says (the runtime's own addresses do not matter). Returns 0, or -1
  * with a message in err. */
 int jit_persist_prepare(const char *dir, char *const *argv, char *err, size_t err_len);
+
+/* For -jit:session, in the process the user started (the logger's): a new directory of the
+ * run's own in $TMPDIR (or /tmp), where the programs that this process and its children
+ * exec keep their translations for each other (-jit:persist's files: a program run again
+ * and again, by a script or a build, is translated once); given as jit_run_options'
+ * session_dir, the programs the run execs also run with address-space randomisation off,
+ * so that one process's translations fit the next. Removes the directories of earlier
+ * runs whose process is gone. Returns the directory, or NULL (no session). */
+const char *jit_session_start(void);
 
 /* Starts `program` with argv[1..] as its arguments and envp as its environment. Returns
  * only when the program cannot be started: the message is printed, and the result is the

@@ -193,6 +193,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	report_image(jit_config.app_exe_path, &exe);
 	if (dynamic)
 		report_image(exe.interp, &interp);
+	persist_session(o->session_dir);
 	persist_start(o->persist_dir, jit_config.app_exe_path, o->argv0 == NULL);
 	t->gpr[JIT_GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
