@@ -7,7 +7,8 @@
 # randomisation off, while the process the user started keeps a random layout; with
 # -jit:session 0 nothing is kept. The directory is gone at the run's end, also when the
 # run dies of a signal; one left by a run killed outright goes at the next run's start,
-# one whose process still runs stays.
+# one whose process still runs stays. A $TMPDIR where no directory can be made, or that is
+# not there, costs the sharing only.
 set -uo pipefail
 logger=$1 sieve=$2
 work=$(mktemp -d)
@@ -58,8 +59,8 @@ personality=$(sed -n 2p <<<"$first")
 	fail "a program exec'd runs with randomisation on (personality $personality)"
 echo "the process started has a random layout, the programs it execs run without"
 
-"$logger" -log 0 -- sh -c "$sieve 10 >/dev/null; kill -TERM \$\$" 2>/dev/null
-status=$?
+status=$( ("$logger" -log 0 -- sh -c "$sieve 10 >/dev/null; kill -TERM \$\$") 2>/dev/null
+	echo $?)
 [ "$status" -eq 143 ] || fail "a run killed by SIGTERM exits $status"
 [ -z "$(leftovers)" ] || fail "the session directory of a run killed by SIGTERM stayed"
 echo "a run that dies of SIGTERM removes its directory"
@@ -73,3 +74,15 @@ mkdir "$TMPDIR/pintrace-jit.$dead.ABCDEF" "$TMPDIR/pintrace-jit.$$.ABCDEF"
 [ ! -e "$TMPDIR/pintrace-jit.$dead.ABCDEF" ] || fail "a dead run's directory stayed"
 [ -d "$TMPDIR/pintrace-jit.$$.ABCDEF" ] || fail "a running process's directory was removed"
 echo "a dead run's directory goes at the next start, a live one's stays"
+
+unusable=("$work/missing")
+mkdir "$work/readonly" && chmod 555 "$work/readonly"
+[ "$(id -u)" -ne 0 ] && unusable+=("$work/readonly") # (root writes there all the same)
+for tmp in "${unusable[@]}"; do
+	TMPDIR=$tmp "$logger" -log 0 -jit:stats 1 -- sh -c "$script" >"$work/jit.out" 2>"$work/jit.err"
+	status=$?
+	[ "$status" -eq 0 ] || fail "TMPDIR $tmp: exit status $status: $(head -3 "$work/jit.err")"
+	cmp -s "$work/native.out" "$work/jit.out" || fail "TMPDIR $tmp: stdout differs"
+	[ -z "$(kept_per_process)" ] || fail "TMPDIR $tmp: translations kept somewhere: $(kept_per_process)"
+done
+echo "a TMPDIR that cannot hold the directory (${#unusable[@]} kinds): as natively, nothing kept"
