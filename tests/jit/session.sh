@@ -2,7 +2,8 @@
 # Usage: session.sh LOGGER SIEVE
 # -jit:session (on by default): the programs a run execs keep their translations for each
 # other in a directory of the run's own in $TMPDIR, removed at its end. A shell that runs
-# the sieve three times: the first translates it, the next two take its translations
+# the sieve four times: the first translates it and keeps nothing (most programs of a run
+# run once), the second translates it and keeps it, the next two take its translations
 # (-jit:stats), the output is the native one; the programs exec'd run with address-space
 # randomisation off, while the process the user started keeps a random layout; with
 # -jit:session 0 nothing is kept. The directory is gone at the run's end, also when the
@@ -22,18 +23,26 @@ fail() {
 leftovers() { ls "$TMPDIR" | grep '^pintrace-jit\.'; }
 kept_per_process() { sed -n 's/.*jit stats: kept fragments used \([0-9]*\).*/\1/p' "$work/jit.err"; }
 
-script="$sieve 3000; $sieve 3000; $sieve 3000"
+script="$sieve 3000; $sieve 3000; $sieve 3000; $sieve 3000"
 sh -c "$script" >"$work/native.out" || fail "the native run failed"
 "$logger" -log 0 -jit:stats 1 -- sh -c "$script" >"$work/jit.out" 2>"$work/jit.err"
 status=$?
 [ "$status" -eq 0 ] || fail "exit status $status: $(head -3 "$work/jit.err")"
 cmp -s "$work/native.out" "$work/jit.out" || fail "stdout differs from the native run's"
 read -r -a used <<<"$(kept_per_process | tr '\n' ' ')"
-[ "${#used[@]}" -eq 3 ] || fail "3 sieves should keep translations, the run says: ${used[*]}"
+[ "${#used[@]}" -eq 3 ] ||
+	fail "the last 3 of 4 sieves should keep translations, the run says: ${used[*]}"
 [ "${used[0]}" -eq 0 ] && [ "${used[1]}" -gt 0 ] && [ "${used[2]}" -gt 0 ] ||
-	fail "kept fragments used by the sieves: ${used[*]} (expected 0, then the first's)"
+	fail "kept fragments used by the sieves: ${used[*]} (expected 0, then the second's)"
 [ -z "$(leftovers)" ] || fail "the session directory stayed: $(leftovers)"
-echo "3 sieves, as natively: kept fragments used ${used[*]}; no directory left"
+echo "4 sieves, as natively: kept fragments used (from the second on) ${used[*]};" \
+	"no directory left"
+
+# (the shell's own echo lists the directory: no program of its own runs before)
+files=$("$logger" -log 0 -- sh -c "$sieve 10 >/dev/null; echo \"\$TMPDIR\"/pintrace-jit.*/*")
+[ "$(wc -w <<<"$files")" -eq 1 ] && [[ $files == *.seen ]] ||
+	fail "after a program's first process the directory should hold its mark alone: $files"
+echo "a program's first process leaves a mark, no translations"
 
 "$logger" -log 0 -jit:session 0 -jit:stats 1 -- sh -c "$script" >"$work/jit.out" 2>"$work/jit.err"
 [ -z "$(kept_per_process)" ] || fail "-jit:session 0 kept translations: $(kept_per_process)"
