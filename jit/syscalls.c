@@ -499,12 +499,12 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 		nargv[k++] = argv[i];
 	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
 	/* (for the new image only: a failed exec leaves this one as it was) */
-	long personality = rt_syscall1(SYS_personality, 0xffffffff);
-	if (persist_in_session() && personality >= 0)
-		rt_syscall1(SYS_personality, personality | ADDR_NO_RANDOMIZE);
+	long before = rt_syscall1(SYS_personality, 0xffffffff);
+	if (persist_in_session() && before >= 0)
+		rt_syscall1(SYS_personality, before | ADDR_NO_RANDOMIZE);
 	long r = execve_unlocked(t, nargv[0], nargv, envp, false);
-	if (personality >= 0)
-		rt_syscall1(SYS_personality, personality);
+	if (before >= 0)
+		rt_syscall1(SYS_personality, before);
 	t->exec_argv = NULL;
 	rt_free(nargv);
 	seccomp_exec_failed(filters);
