@@ -42,6 +42,7 @@ struct kept {
 
 static const char *dir;
 static const char *session; /* the run's session directory (persist_session), or NULL */
+static bool in_session;	    /* dir is that directory */
 static uint64_t key;
 static uint64_t family; /* the program's files whatever the builds (persist_dir.h) */
 /* The process that writes: the one that started the program (segment 0), or a forked
@@ -227,7 +228,8 @@ void persist_start(const char *kept_dir, const char *exe_path, bool first)
 	owner = rt_getpid();
 	family = family_of(exe_path);
 	key = key_of(exe_path);
-	if (kept_dir == session && first_in_session(kept_dir))
+	in_session = session && !strcmp(kept_dir, session);
+	if (in_session && first_in_session(kept_dir))
 		return;
 	dir = kept_dir;
 	read_segment(0);
@@ -531,7 +533,7 @@ void persist_save(void)
 		rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)path, 0);
 		return;
 	}
-	if (dir == session && persist_dir_bytes(dir) > MAX_SESSION_BYTES)
+	if (in_session && persist_dir_bytes(dir) > MAX_SESSION_BYTES)
 		return;
 	rt_format(tmp, sizeof tmp, "%s.%ld.tmp", path, owner);
 	long fd = rt_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

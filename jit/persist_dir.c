@@ -12,23 +12,36 @@
 
 enum { DIRENT_RECLEN = 16, DIRENT_NAME = 19 }; /* offsets in a linux_dirent64 */
 
+/* The pid written as the n digits at s (0: not digits, or no pid). */
+static long pid_at(const char *s, size_t n)
+{
+	char digits[24];
+	if (!n || n >= sizeof digits)
+		return 0;
+	memcpy(digits, s, n);
+	digits[n] = '\0';
+	uint64_t pid;
+	return rt_parse_u64(digits, &pid) && pid > 0 && pid < (1u << 22) ? (long)pid : 0;
+}
+
+static size_t digits_before(const char *name, size_t end)
+{
+	size_t start = end;
+	while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
+		start--;
+	return end - start;
+}
+
 /* The writer's pid in a temporary file's name (NAME.jit.<pid>.tmp), 0 for another name. */
 static long writer_of(const char *name)
 {
 	size_t len = strlen(name);
 	if (len < 10 || !rt_ends_with(name, ".tmp"))
 		return 0;
-	char digits[24];
-	size_t end = len - 4, start = end;
-	while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
-		start--;
-	if (start == end || end - start >= sizeof digits || start < 5 ||
-	    memcmp(name + start - 5, ".jit.", 5) != 0)
+	size_t end = len - 4, n = digits_before(name, end), start = end - n;
+	if (start < 5 || memcmp(name + start - 5, ".jit.", 5) != 0)
 		return 0;
-	memcpy(digits, name + start, end - start);
-	digits[end - start] = '\0';
-	uint64_t pid;
-	return rt_parse_u64(digits, &pid) && pid > 0 && pid < (1u << 22) ? (long)pid : 0;
+	return pid_at(name + start, n);
 }
 
 /* Whether name is one of the family's files ("<family>-<key>[.forked].jit") of a key
@@ -131,12 +144,7 @@ long persist_session_owner(const char *dir)
 	size_t prefix = strlen(PERSIST_SESSION_PREFIX);
 	if (strncmp(name, PERSIST_SESSION_PREFIX, prefix))
 		return 0;
-	char digits[24];
-	size_t n = 0;
-	for (name += prefix; *name >= '0' && *name <= '9' && n < sizeof digits - 1; name++)
-		digits[n++] = *name;
-	digits[n] = '\0';
-	uint64_t pid;
-	return *name == '.' && rt_parse_u64(digits, &pid) && pid > 0 && pid < (1u << 22) ? (long)pid
-											 : 0;
+	const char *dot = strchr(name + prefix, '.');
+	size_t n = dot ? (size_t)(dot - name) : 0;
+	return dot && digits_before(name, n) == n - prefix ? pid_at(name + prefix, n - prefix) : 0;
 }

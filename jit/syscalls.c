@@ -499,8 +499,8 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 		nargv[k++] = argv[i];
 	t->exec_argv = nargv; /* a vfork child's parent frees it after a successful exec */
 	/* (for the new image only: a failed exec leaves this one as it was) */
-	long before = rt_syscall1(SYS_personality, 0xffffffff);
-	if (persist_in_session() && before >= 0)
+	long before = persist_in_session() ? rt_syscall1(SYS_personality, 0xffffffff) : -1;
+	if (before >= 0)
 		rt_syscall1(SYS_personality, before | ADDR_NO_RANDOMIZE);
 	long r = execve_unlocked(t, nargv[0], nargv, envp, false);
 	if (before >= 0)
