@@ -33,6 +33,17 @@ static void link_exit(struct jit_exit *rec, const struct fragment *to)
 	translate_stats.links++;
 }
 
+void dispatch_link_present(const struct fragment *f)
+{
+	for (uint32_t i = 0; i < f->exit_count; i++) {
+		struct jit_exit *e = f->exits[i];
+		const struct fragment *to =
+		    e->kind == EXIT_DIRECT ? fragment_lookup(e->target) : NULL;
+		if (to)
+			link_exit(e, to);
+	}
+}
+
 struct fragment *dispatch_find_fragment(uint64_t app_pc)
 {
 	struct fragment *f = fragment_lookup(app_pc);

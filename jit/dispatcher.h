@@ -13,6 +13,10 @@ void jit_dispatch(struct jit_thread *t, struct jit_exit *rec);
 /* The fragment for app_pc, translating it if needed (fatal when memory runs out). */
 struct fragment *dispatch_find_fragment(uint64_t app_pc);
 
+/* Links f's direct exits to the fragments their targets already have, as running them
+ * would (for code translated ahead of its first run). */
+void dispatch_link_present(const struct fragment *f);
+
 struct dispatch_stats {
 	uint64_t indirect_misses;
 };

@@ -1,6 +1,7 @@
 #include "flush.h"
 
 #include "code_cache.h"
+#include "forked_code.h"
 #include "fragment.h"
 #include "persist.h"
 #include "threads.h"
@@ -18,6 +19,7 @@ static void clear_lookup_tables(void)
 
 void jit_flush_cache(void)
 {
+	forked_code_forget();
 	fragment_retire_all();
 	clear_lookup_tables();
 	translate_stats.flushes++;
@@ -42,6 +44,7 @@ void jit_reset_cache(void)
 
 void jit_reset_cache_alone(void)
 {
+	forked_code_forget();
 	fragment_reclaim();
 	code_cache_reset();
 	persist_cache_reset();

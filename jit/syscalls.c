@@ -19,6 +19,7 @@
 #include "code_pages.h"
 #include "config.h"
 #include "dispatcher.h"
+#include "forked_code.h"
 #include "fragment.h"
 #include "messages.h"
 #include "park.h"
@@ -53,12 +54,16 @@ static void print_stats(void)
 	    translate_stats.partial_flushes, world_stops(), (unsigned long)threads_count());
 	if (persist_wanted())
 		jit_message("jit stats: kept fragments used %lu", persist_fragments_found());
+	if (forked_code_translated_ahead())
+		jit_message("jit stats: blocks translated ahead for forked children %lu",
+			    (unsigned long)forked_code_translated_ahead());
 }
 
 void jit_process_exit(int status)
 {
 	instrument_at_exit(status);
 	persist_save();
+	forked_code_report();
 	persist_end();
 	if (jit_config.stats)
 		print_stats();
@@ -309,6 +314,7 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 	 * TLS it asked for. A CLONE_VFORK child too when it cannot share our memory (see
 	 * app_clone_vfork): we still wait for its exec or exit. */
 	unsigned long real = flags & ~(unsigned long)(CLONE_VM | CLONE_SETTLS);
+	forked_code_before_fork();
 	r = rt_syscall6(SYS_clone, (long)real, 0, parent_tid, child_tid, 0, 0);
 	if (r == 0) {
 		if (stack)
@@ -316,6 +322,7 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 		if (flags & CLONE_SETTLS)
 			t->app_fs = (uint64_t)tls;
 		forked_child(t, false);
+		forked_code_in_child();
 	}
 	return r;
 }
@@ -433,8 +440,10 @@ void jit_set_exec_knobs(char *const *knobs)
 static void before_exec(struct jit_thread *t)
 {
 	instrument_before_exec(t);
-	if (!t->vfork_child)
+	if (!t->vfork_child) {
 		persist_save();
+		forked_code_report();
+	}
 }
 
 /* A traced process (PTRACE_TRACEME, or attached before its exec) runs its next program

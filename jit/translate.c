@@ -12,6 +12,7 @@
 #include "count_place.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
+#include "forked_code.h"
 #include "instruction_count.h"
 #include "memory_marks.h"
 #include "messages.h"
@@ -1599,8 +1600,14 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 
 struct fragment *translate_block(uint64_t app_pc)
 {
+	forked_code_note(app_pc);
 	struct fragment *kept = persist_find(app_pc);
 	return kept ? kept : translate(app_pc, true);
+}
+
+struct fragment *translate_block_ahead(uint64_t app_pc)
+{
+	return page_readable(app_pc / PAGE) ? translate_block(app_pc) : NULL;
 }
 
 struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude, uint32_t n)

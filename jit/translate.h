@@ -16,6 +16,10 @@ void translate_init(void);
  * Flushes the whole cache when it is full. NULL only when memory is exhausted. */
 struct fragment *translate_block(uint64_t app_pc);
 
+/* translate_block for code that is not about to run (forked_code.h): NULL, and nothing
+ * made, when the page at app_pc cannot be read. */
+struct fragment *translate_block_ahead(uint64_t app_pc);
+
 /* A translation of app_pc used once: not registered, and without the callouts of its first
  * instruction whose argument is in `exclude` (they already ran for this execution). */
 struct fragment *translate_block_excluding(uint64_t app_pc, void *const *exclude, uint32_t n);
