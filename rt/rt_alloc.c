@@ -177,6 +177,47 @@ void *rt_realloc(void *block, size_t size)
 	return fresh;
 }
 
+static struct {
+	rt_mutex lock;
+	struct free_block *free_list;
+	char *bump, *bump_end;
+} pages;
+
+void *rt_alloc_page(void)
+{
+	void *p = NULL;
+	rt_mutex_lock(&pages.lock);
+	if (pages.free_list) {
+		p = pages.free_list;
+		pages.free_list = pages.free_list->next;
+	} else {
+		if (pages.bump == pages.bump_end) {
+			char *slab = map_anonymous(SLAB_SIZE);
+			if (slab) {
+				pages.bump = slab;
+				pages.bump_end = slab + SLAB_SIZE;
+			}
+		}
+		if (pages.bump != pages.bump_end) {
+			p = pages.bump;
+			pages.bump += PAGE;
+		}
+	}
+	rt_mutex_unlock(&pages.lock);
+	return p;
+}
+
+void rt_free_page(void *page)
+{
+	if (!page)
+		return;
+	struct free_block *fb = page;
+	rt_mutex_lock(&pages.lock);
+	fb->next = pages.free_list;
+	pages.free_list = fb;
+	rt_mutex_unlock(&pages.lock);
+}
+
 char *rt_strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

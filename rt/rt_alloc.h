@@ -19,4 +19,9 @@ char *rt_strdup(const char *s);
 /* Bytes the caller may use in a block returned by the functions above. */
 size_t rt_alloc_usable_size(const void *block);
 
+/* A page (4 KiB, page-aligned) of its own, for rt_free_page only. A block of rt_alloc's
+ * carries a header: a page's worth of data would take two pages of an 8 KiB block. */
+void *rt_alloc_page(void);
+void rt_free_page(void *page);
+
 #endif

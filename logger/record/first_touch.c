@@ -100,22 +100,20 @@ bool first_touch_page(uint64_t addr)
 		return false;
 	}
 	give_back(w, page);
-	struct record *r = record_new(REC_PAGE, PAGE);
-	if (!r)
-		jit_fatal("out of memory while recording");
+	struct record *r = record_new_page();
 	/* (a page past the end of its file faults whoever reads it: the app's access will,
 	 * and a replay's must, with SIGBUS) */
-	int fault = jit_copy_app_memory(r->data, page, PAGE);
+	int fault = jit_copy_app_memory(r->page, page, PAGE);
 	r->u.page.addr = page;
 	r->u.page.prot = w->prot;
-	r->u.page.data = fault ? NULL : r->data;
+	r->u.page.data = fault ? NULL : r->page;
 	r->u.page.zero_pages = fault ? 1 : 0;
 	r->u.page.past_end = fault == SIGBUS;
 	r->u.page.at_mmap = w->at_mmap;
 	r->u.page.mmap_tid = w->mmap_tid;
 	r->u.page.mmap_icount = w->mmap_icount;
 	if (fault && fault != SIGBUS) /* (unmapped meanwhile by another thread: nothing) */
-		rt_free(r);
+		record_discard(r);
 	else
 		record_push(r);
 	w->withheld[i] = 0; /* last: whoever sees it clear finds the page given back */

@@ -16,6 +16,7 @@ enum {
 	 * waits for): a wake-up at every record cost the app's threads a futex system call
 	 * each (sort --parallel=2: 6,500 syscall records), for no gain. */
 	WAKE_BYTES = 1 << 20,
+	PAGE_SIZE = 4096,
 };
 
 static rt_mutex lock;
@@ -39,6 +40,21 @@ struct record *record_new(enum record_kind kind, size_t extra)
 		r->size = sizeof *r + extra;
 	}
 	return r;
+}
+
+struct record *record_new_page(void)
+{
+	struct record *r = must_new(REC_PAGE, 0);
+	if (!(r->page = rt_alloc_page()))
+		jit_fatal("out of memory while recording");
+	r->size += PAGE_SIZE;
+	return r;
+}
+
+void record_discard(struct record *r)
+{
+	rt_free_page(r->page);
+	rt_free(r);
 }
 
 void record_push(struct record *r)
@@ -91,7 +107,7 @@ struct record *record_pop_all(void)
 void record_release(struct record *r)
 {
 	__atomic_sub_fetch(&queued_bytes, r->size, __ATOMIC_SEQ_CST);
-	rt_free(r);
+	record_discard(r);
 	__atomic_add_fetch(&drained_seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&pushers_wait, __ATOMIC_SEQ_CST))
 		rt_futex_wake(&drained_seq, 1 << 30);

@@ -59,11 +59,17 @@ struct record {
 			uint64_t ignored_events;
 		} finish;
 	} u;
+	uint8_t *page;		     /* record_new_page's: a page of data apart from the record */
 	_Alignas(16) uint8_t data[]; /* what the pointers above point at */
 };
 
 /* A record with `extra` bytes of data; NULL when memory is exhausted. */
 struct record *record_new(enum record_kind kind, size_t extra);
+/* A REC_PAGE record with its page (r->page, not zeroed: the caller fills it whole), or the
+ * process ends with "out of memory while recording". */
+struct record *record_new_page(void);
+/* A record never pushed, freed. */
+void record_discard(struct record *r);
 void record_push(struct record *r);
 /* record_new, or the process ends with "out of memory while recording" (app threads). */
 struct record *must_new(enum record_kind kind, size_t extra);

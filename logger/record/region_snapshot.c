@@ -125,15 +125,15 @@ static int snapshot_mapping(const struct jit_app_mapping *m, void *arg)
 			page += (zeros - 1) * PAGE;
 			continue;
 		}
-		struct record *r = must_new(REC_PAGE, PAGE);
-		int fault = jit_copy_app_memory(r->data, page, PAGE);
+		struct record *r = record_new_page();
+		int fault = jit_copy_app_memory(r->page, page, PAGE);
 		if (fault && fault != SIGBUS) {
-			rt_free(r);
+			record_discard(r);
 			continue;
 		}
 		r->u.page.addr = page;
 		r->u.page.prot = m->prot;
-		r->u.page.data = fault ? NULL : r->data;
+		r->u.page.data = fault ? NULL : r->page;
 		r->u.page.zero_pages = fault ? 1 : 0;
 		r->u.page.past_end = fault == SIGBUS; /* (past the end of its file) */
 		record_push(r);
