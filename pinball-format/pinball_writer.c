@@ -35,7 +35,8 @@ struct pinball_writer {
 	uint64_t ignored_events;
 	uint64_t meta_bytes; /* once finished */
 	bool failed, finished;
-	bool hurried; /* pinball_writer_hurry */
+	bool hurried;	/* pinball_writer_hurry */
+	bool name_used; /* files under the name when the writer began (pinball_writer_create) */
 	char err[PINBALL_ERR_MAX];
 };
 
@@ -85,8 +86,15 @@ struct pinball_writer *pinball_writer_create(const char *basename, const struct 
 	}
 	arena_init(&w->arena);
 	w->page_size = hdr->page_size ? hdr->page_size : 4096;
+	/* A name never used (the usual one: a run names its processes' pinballs after their
+	 * pids) has nothing to clean, now or at the end: the directory is read once, not
+	 * four times (a directory of a run's thousand pinballs takes about 1 ms each). */
 	char ignored[PINBALL_ERR_MAX]; /* a directory that cannot be read fails just below */
-	pinball_clean(basename, NULL, ignored);
+	struct pinball_leftovers l;
+	w->name_used = pinball_leftovers(basename, &l, ignored) < 0 || l.has_meta || l.parts ||
+		       l.tmp_live || l.tmp_dead;
+	if (w->name_used)
+		pinball_clean(basename, NULL, ignored);
 	if (getrandom(w->id, sizeof w->id, 0) != sizeof w->id) {
 		snprintf(err, PINBALL_ERR_MAX, "%s: getrandom failed: %s", basename,
 			 strerror(errno));
@@ -441,7 +449,8 @@ int pinball_writer_finish(struct pinball_writer *w, const struct pinball_cause *
 	w->failed = false;
 	w->finished = true;
 	r = 0;
-	remove_older_parts(w, parts, n);
+	if (w->name_used)
+		remove_older_parts(w, parts, n);
 out:
 	part_writer_discard(&meta);
 	free(parts);
