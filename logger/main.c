@@ -167,6 +167,10 @@ int main(int argc, char **argv)
 		persist_dir = k.session_dir;
 	else if (!persist_dir && k.session && k.follow_execv && !k.root_pid)
 		k.session_dir = jit_session_start();
+	if (k.log && !k.shared.jit_persist_dir)
+		writer_thread_set_chunk_cache(k.session_dir);
+	if (k.log && k.session_dir && k.shared.jit_stats)
+		writer_thread_report_chunk_cache();
 	static char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0) {

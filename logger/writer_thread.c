@@ -8,9 +8,23 @@
 #include <sys/stat.h>
 
 #include "jit.h"
+#include "jit_messages.h"
 #include "record_queue.h"
 
 static struct pinball_header template;
+static const char *chunk_cache; /* atomic */
+
+static bool report_chunk_cache;
+
+void writer_thread_set_chunk_cache(const char *dir)
+{
+	__atomic_store_n(&chunk_cache, dir, __ATOMIC_RELEASE);
+}
+
+void writer_thread_report_chunk_cache(void)
+{
+	report_chunk_cache = true;
+}
 static uint64_t finished_bytes, current_bytes; /* atomic: for writer_thread_bytes */
 
 uint64_t writer_thread_bytes(void)
@@ -72,6 +86,18 @@ static void begin(struct writer_state *s, const struct record *r)
 	s->w = pinball_writer_create(r->u.begin.basename, &hdr, err);
 	if (!s->w)
 		fail(s, err);
+	else if (__atomic_load_n(&chunk_cache, __ATOMIC_ACQUIRE))
+		pinball_writer_set_chunk_cache(s->w, chunk_cache);
+}
+
+static void report_chunks(const struct writer_state *s)
+{
+	unsigned long looked, found;
+	pinball_chunk_cache_counts(&looked, &found);
+	if (report_chunk_cache)
+		jit_message("pinball stats: %s: page chunks taken from the run's cache %lu of %lu "
+			    "(this process's)",
+			    s->base, found, looked);
 }
 
 /* Writes one record; the first failure is kept and later records are dropped. */
@@ -102,6 +128,7 @@ static void write_record(struct writer_state *s, const struct record *r)
 			describe_written(s, &r->u.finish.cause);
 			__atomic_add_fetch(&finished_bytes, pinball_writer_file_bytes(s->w),
 					   __ATOMIC_RELAXED);
+			report_chunks(s);
 		}
 		__atomic_store_n(&current_bytes, 0, __ATOMIC_RELAXED);
 		pinball_writer_free(s->w);

@@ -12,6 +12,13 @@
  * REC_BEGIN adds its region start cause. 0, or -1 with a message in err. */
 int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen);
 
+/* The run's session directory (-jit:session), where the pinballs' page chunks are shared
+ * with the run's other processes (pinball_writer_set_chunk_cache); NULL: none. Before the
+ * app starts. */
+void writer_thread_set_chunk_cache(const char *dir);
+/* -jit:stats: each pinball finished says how many of its page chunks the directory had. */
+void writer_thread_report_chunk_cache(void);
+
 /* Bytes of pinball files written so far by this process image (any thread, approximate). */
 uint64_t writer_thread_bytes(void);
 

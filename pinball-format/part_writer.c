@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "chunk_cache.h"
 #include "chunk_helper.h"
 #include "part_format.h"
 #include "pinball.h"
@@ -83,8 +84,8 @@ void chunk_scratch_free(struct chunk_scratch *s)
 	memset(s, 0, sizeof *s);
 }
 
-long chunk_compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
-		    size_t len)
+static long compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
+		     size_t len)
 {
 	bool zstd = how.codec == PART_CODEC_ZSTD;
 	size_t bound = zstd ? ZSTD_compressBound(len) : (size_t)LZ4_compressBound((int)len);
@@ -108,6 +109,18 @@ long chunk_compress(struct chunk_scratch *s, struct part_compression how, const 
 						       (int)len, (int)bound, how.level)
 			  : LZ4_compress_default(raw_bytes, (char *)s->buf, (int)len, (int)bound);
 	return n > 0 ? n : 0;
+}
+
+long chunk_compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
+		    size_t len)
+{
+	long n = how.cache_dir ? chunk_cache_find(s, how, raw, len) : -1;
+	if (n > 0)
+		return n;
+	n = compress(s, how, raw, len);
+	if (how.cache_dir && n > 0)
+		chunk_cache_keep(how, raw, len, s->buf, (size_t)n);
+	return n;
 }
 
 /* Writes a chunk of raw bytes, compressed to `stored` bytes at `packed` when that is

@@ -22,13 +22,14 @@ void chunk_scratch_free(struct chunk_scratch *s);
 /* How a part's chunks are compressed. */
 struct part_compression {
 	enum part_codec codec;
-	int level; /* LZ4: 0 for its fast mode, else LZ4HC's level; zstd: its level */
+	int level;	       /* LZ4: 0 for its fast mode, else LZ4HC's level; zstd: its level */
+	const char *cache_dir; /* chunks packed by other processes of the run (chunk_cache.h) */
 };
-#define PART_LZ4_FAST ((struct part_compression){PART_CODEC_LZ4, 0})
-#define PART_ZSTD_FAST ((struct part_compression){PART_CODEC_ZSTD, 1})
+#define PART_LZ4_FAST ((struct part_compression){PART_CODEC_LZ4, 0, NULL})
+#define PART_ZSTD_FAST ((struct part_compression){PART_CODEC_ZSTD, 1, NULL})
 
-/* raw[0..len) compressed into s's buffer: their size, 0 when they do not compress, -1 when
- * out of memory. */
+/* raw[0..len) compressed into s's buffer (or found so in how.cache_dir): their size, 0 when
+ * they do not compress, -1 when out of memory. */
 long chunk_compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
 		    size_t len);
 

@@ -270,6 +270,13 @@ int pinball_writer_add_end(struct pinball_writer *w, const struct pinball_thread
  * packed at a faster level (level 3 against 7: about 4% larger, in well under half the
  * time), two chunks at a time (pinball_set_thread_starter). The format does not change. */
 void pinball_writer_hurry(struct pinball_writer *w);
+/* Pages packed the same way by other writers of the run are taken from DIR, a directory of
+ * the run's own that the caller removes at its end, and this writer leaves its chunks
+ * there for them (chunk_cache.h): the pinball comes out as it would without. Before the
+ * first page. */
+void pinball_writer_set_chunk_cache(struct pinball_writer *w, const char *dir);
+/* This process's chunks looked up in such a directory, and found there. */
+void pinball_chunk_cache_counts(unsigned long *looked_up, unsigned long *found);
 /* The controller events the logger ignored during the region (P.meta, format 1.3). */
 void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count);
 /* Flushes, syncs and renames every part into place; P.meta (with `stop`) comes last. */

@@ -113,7 +113,7 @@ struct pinball_writer *pinball_writer_create(const char *basename, const struct 
 	 * about a quarter smaller than LZ4's fast mode on text, at a similar speed. The
 	 * writer thread bears both, beside the app; what is left when the app waits for the
 	 * pinball is packed faster (pinball_writer_hurry). */
-	const struct part_compression pages_how = {PART_CODEC_ZSTD, PAGES_ZSTD_LEVEL_HURRIED};
+	const struct part_compression pages_how = {PART_CODEC_ZSTD, PAGES_ZSTD_LEVEL_HURRIED, NULL};
 	struct {
 		struct part_writer *pw;
 		const char *name;
@@ -485,6 +485,11 @@ void pinball_writer_hurry(struct pinball_writer *w)
 {
 	w->hurried = true;
 	part_writer_hurry(&w->pages, PAGES_ZSTD_LEVEL_HURRIED);
+}
+
+void pinball_writer_set_chunk_cache(struct pinball_writer *w, const char *dir)
+{
+	w->pages.how.cache_dir = dir;
 }
 
 void pinball_writer_set_ignored_events(struct pinball_writer *w, uint64_t count)

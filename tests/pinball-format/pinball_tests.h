@@ -10,5 +10,6 @@ Suite *pinball_feed_suite(void);
 Suite *pinball_big_suite(void);
 Suite *pinball_corruption_suite(void);
 Suite *pinball_versions_suite(void);
+Suite *pinball_chunk_cache_suite(void);
 
 #endif

@@ -7,6 +7,7 @@ static const struct unit_suite suites[] = {
     {"pinball_feed", pinball_feed_suite},
     {"pinball_big", pinball_big_suite},
     {"pinball_versions", pinball_versions_suite},
+    {"pinball_chunk_cache", pinball_chunk_cache_suite},
     {NULL, NULL},
 };
 
