@@ -21,7 +21,10 @@ enum {
 	 * once interleave whole messages, each a whole number of pcs. */
 	MESSAGE_BYTES = 4096,
 	MESSAGE_PCS = MESSAGE_BYTES / sizeof(uint64_t),
-	MAX_NOTED = 8192, /* a pipe's default capacity: 64 KiB */
+	/* Half a pipe's default capacity. A child that translates more runs long (a worker),
+	 * and its first blocks are those its siblings share; the parent translates at most
+	 * this many ahead of a fork. */
+	MAX_NOTED = 4096,
 };
 
 /* This process's pipe: its children write, it reads (both made at its first fork). */
