@@ -29,8 +29,10 @@ enum {
 
 /* This process's pipe: its children write, it reads (both made at its first fork). */
 static int learn_read = -1, learn_write = -1;
-/* In a child: its parent's write end. */
+/* In a child: its parent's write end, and the child's pid (a vfork child of it runs in
+ * its memory, and its exit must not tell for it). */
 static int tell = -1;
+static long teller;
 static bool noting;
 static uint64_t *noted;
 static size_t noted_count, noted_cap;
@@ -95,6 +97,7 @@ void forked_code_in_child(void)
 	tell = learn_write;
 	learn_read = learn_write = -1;
 	noting = tell >= 0;
+	teller = rt_getpid();
 	noted_count = 0; /* (the array, a copy of the parent's, is this process's own now) */
 	ahead = 0;
 }
@@ -122,7 +125,7 @@ void forked_code_forget(void)
 
 void forked_code_report(void)
 {
-	if (!noting)
+	if (!noting || rt_getpid() != teller)
 		return;
 	if (jit_config.stats)
 		jit_message("jit stats: forked child translated %lu blocks",
