@@ -9,21 +9,12 @@
 # tell nothing; nor do children under a tool whose translations depend on its state (-mix).
 set -uo pipefail
 logger=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() {
-	echo "forked_code: $*"
-	exit 1
-}
+source "$(dirname "$0")/../support/scratch.sh"
 per_child() { sed -n 's/.*jit stats: forked child translated \([0-9]*\) blocks.*/\1/p' "$work/err"; }
 ahead() { sed -n 's/.*jit stats: blocks translated ahead for forked children \([0-9]*\).*/\1/p' "$work/err"; }
 
 script='for i in 1 2 3 4 5; do /bin/echo "$i"; done'
-bash -c "$script" >"$work/native.out" || fail "the native run failed"
-"$logger" -log 0 -jit:session 0 -jit:stats 1 -- bash -c "$script" >"$work/out" 2>"$work/err"
-status=$?
-[ "$status" -eq 0 ] || fail "exit status $status: $(head -3 "$work/err")"
-cmp -s "$work/native.out" "$work/out" || fail "stdout differs from the native run's"
+as_natively "$script" "$logger" -log 0 -jit:session 0 -jit:stats 1
 read -r -a counts <<<"$(per_child | tr '\n' ' ')"
 [ "${#counts[@]}" -eq 5 ] || fail "5 children should report, these did: ${counts[*]}"
 [ "${counts[0]}" -gt 0 ] || fail "the first child translated nothing: ${counts[*]}"
@@ -34,19 +25,11 @@ done
 echo "bash's 5 children, as natively: translated ${counts[*]} blocks before their exec;" \
 	"the shell translated $(ahead) ahead"
 
-"$logger" -log:basename "$work/pb" -jit:session 0 -jit:stats 1 -- bash -c "$script" \
-	>"$work/out" 2>"$work/err"
-status=$?
-[ "$status" -eq 0 ] || fail "recording: exit status $status: $(grep -v 'jit stats' "$work/err" | head -3)"
-cmp -s "$work/native.out" "$work/out" || fail "recording: stdout differs"
+as_natively "$script" "$logger" -log:basename "$work/pb" -jit:session 0 -jit:stats 1
 [ -z "$(per_child)$(ahead)" ] ||
 	fail "a recorded shell's children told their translations: $(per_child) / $(ahead)"
 echo "recording: the children tell nothing, as natively"
 
-"$logger" -log 0 -mix 1 -omix "$work/mix" -jit:session 0 -jit:stats 1 -- bash -c "$script" \
-	>"$work/out" 2>"$work/err"
-status=$?
-[ "$status" -eq 0 ] || fail "-mix: exit status $status: $(grep -v 'jit stats' "$work/err" | head -3)"
-cmp -s "$work/native.out" "$work/out" || fail "-mix: stdout differs"
+as_natively "$script" "$logger" -log 0 -mix 1 -omix "$work/mix" -jit:session 0 -jit:stats 1
 [ -z "$(per_child)$(ahead)" ] || fail "-mix: children told their translations: $(per_child)"
 echo "-mix: the children tell nothing, as natively"
