@@ -7,6 +7,7 @@
 
 #include "block.h"
 #include "config.h"
+#include "forked_code.h"
 #include "fragment.h"
 #include "instruction_count.h"
 #include "instrument.h"
@@ -171,6 +172,12 @@ static void keep_slot_occupant(struct jit_thread *t, uint64_t target, struct fra
 		fragment_link_mismatch(f, occupant);
 }
 
+void dispatch_install_indirect(struct jit_thread *t, uint64_t target, struct fragment *f)
+{
+	keep_slot_occupant(t, target, f);
+	thread_ibl_install(t, target, f->indirect_entry);
+}
+
 void jit_dispatch(struct jit_thread *t, struct jit_exit *rec)
 {
 	/* Where the thread is, for a thread that stopped the world and reads its registers
@@ -301,8 +308,8 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 	if (exit.kind == EXIT_DIRECT && own_target)
 		link_exit(rec, f);
 	if (exit.kind == EXIT_INDIRECT) {
-		keep_slot_occupant(t, next, f);
-		thread_ibl_install(t, next, f->indirect_entry);
+		dispatch_install_indirect(t, next, f);
+		forked_code_note_indirect(next);
 	}
 	t->jump_target = (uint64_t)f->cache_pc;
 }

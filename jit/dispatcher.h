@@ -17,6 +17,9 @@ struct fragment *dispatch_find_fragment(uint64_t app_pc);
  * would (for code translated ahead of its first run). */
 void dispatch_link_present(const struct fragment *f);
 
+/* Enters f in t's table of indirect-branch targets for target, as a miss there does. */
+void dispatch_install_indirect(struct jit_thread *t, uint64_t target, struct fragment *f);
+
 struct dispatch_stats {
 	uint64_t indirect_misses;
 };

@@ -14,7 +14,11 @@
 #include "rt_alloc.h"
 #include "rt_syscall.h"
 #include "runtime_fds.h"
+#include "threads.h"
 #include "translate.h"
+
+/* A told pc that an indirect branch reached (app pcs are below 2^47). */
+#define INDIRECT (1ull << 63)
 
 enum {
 	/* A write of at most PIPE_BUF bytes to a pipe is never split: siblings telling at
@@ -62,9 +66,14 @@ static void translate_told(const uint64_t *pcs, size_t n, uint64_t generation)
 {
 	struct fragment *made[MESSAGE_PCS];
 	size_t count = 0;
-	for (size_t i = 0; i < n && fragment_generation() == generation; i++)
-		if (!fragment_lookup(pcs[i]) && (made[count] = translate_block_ahead(pcs[i])))
+	for (size_t i = 0; i < n && fragment_generation() == generation; i++) {
+		uint64_t pc = pcs[i] & ~INDIRECT;
+		struct fragment *f = fragment_lookup(pc);
+		if (!f && (f = made[count] = translate_block_ahead(pc)))
 			count++;
+		if (f && (pcs[i] & INDIRECT))
+			dispatch_install_indirect(thread_current(), pc, f);
+	}
 	for (size_t i = 0; i < count && fragment_generation() == generation; i++)
 		dispatch_link_present(made[i]);
 	ahead += count;
@@ -117,6 +126,11 @@ void forked_code_note(uint64_t app_pc)
 	noted[noted_count++] = app_pc;
 }
 
+void forked_code_note_indirect(uint64_t app_pc)
+{
+	forked_code_note(app_pc | INDIRECT);
+}
+
 void forked_code_forget(void)
 {
 	noting = false;
@@ -127,9 +141,18 @@ void forked_code_report(void)
 {
 	if (!noting || rt_getpid() != teller)
 		return;
-	if (jit_config.stats)
-		jit_message("jit stats: forked child translated %lu blocks",
-			    (unsigned long)noted_count);
+	if (jit_config.stats) {
+		size_t translated = 0, missed = 0;
+		for (size_t i = 0; i < noted_count; i++) {
+			if (noted[i] & INDIRECT)
+				missed++;
+			else
+				translated++;
+		}
+		jit_message("jit stats: forked child translated %lu blocks, missed %lu indirect "
+			    "targets",
+			    (unsigned long)translated, (unsigned long)missed);
+	}
 	for (size_t done = 0; done < noted_count;) {
 		size_t n = noted_count - done < MESSAGE_PCS ? noted_count - done : MESSAGE_PCS;
 		if (rt_write(tell, noted + done, n * sizeof *noted) != (long)(n * sizeof *noted))

@@ -23,6 +23,9 @@ void forked_code_in_child(void);
 
 /* translate_block made or took a fragment for app_pc. */
 void forked_code_note(uint64_t app_pc);
+/* An indirect branch to app_pc missed the thread's table: the parent enters it in its own,
+ * which its next children inherit. */
+void forked_code_note_indirect(uint64_t app_pc);
 
 /* The child's cache is gone (reset or flushed): it has nothing of its parent's to add to. */
 void forked_code_forget(void);
