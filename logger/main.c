@@ -161,13 +161,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* Without -jit:persist, the programs the run execs keep their translations for each
-	 * other in its session directory (the process the user started translates alone). */
+	 * other in its session directory (the process the user started translates alone); a
+	 * recorded run's pinballs share their packed pages there, with -jit:persist too. */
 	const char *persist_dir = k.shared.jit_persist_dir;
 	if (!persist_dir && k.session_dir)
 		persist_dir = k.session_dir;
-	else if (!persist_dir && k.session && k.follow_execv && !k.root_pid)
+	else if ((!persist_dir || k.log) && k.session && k.follow_execv && !k.root_pid)
 		k.session_dir = jit_session_start();
-	if (k.log && !k.shared.jit_persist_dir)
+	if (k.log)
 		writer_thread_set_chunk_cache(k.session_dir);
 	if (k.log && k.session_dir && k.shared.jit_stats)
 		writer_thread_report_chunk_cache();
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 	    .stats = k.shared.jit_stats,
 	    .perf_map = k.shared.jit_perf_map,
 	    .persist_dir = persist_dir,
-	    .session_dir = k.shared.jit_persist_dir ? NULL : k.session_dir,
+	    .session_dir = k.session_dir,
 	    .held_marks = (unsigned)k.shared.jit_held_marks,
 	    .selftest_escape = k.selftest_escape,
 	    .stress_stop_ms = (unsigned)k.stress_stop_ms,
