@@ -169,9 +169,7 @@ int main(int argc, char **argv)
 	else if ((!persist_dir || k.log) && k.session && k.follow_execv && !k.root_pid)
 		k.session_dir = jit_session_start();
 	if (k.log)
-		writer_thread_set_chunk_cache(k.session_dir);
-	if (k.log && k.session_dir && k.shared.jit_stats)
-		writer_thread_report_chunk_cache();
+		writer_thread_set_chunk_cache(k.session_dir, k.shared.jit_stats);
 	static char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0) {

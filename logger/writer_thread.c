@@ -12,18 +12,14 @@
 #include "record_queue.h"
 
 static struct pinball_header template;
-static const char *chunk_cache; /* atomic */
-
+/* Set before the app runs: the queue orders them before the records that use them. */
+static const char *chunk_cache;
 static bool report_chunk_cache;
 
-void writer_thread_set_chunk_cache(const char *dir)
+void writer_thread_set_chunk_cache(const char *dir, bool report)
 {
-	__atomic_store_n(&chunk_cache, dir, __ATOMIC_RELEASE);
-}
-
-void writer_thread_report_chunk_cache(void)
-{
-	report_chunk_cache = true;
+	chunk_cache = dir;
+	report_chunk_cache = report && dir;
 }
 static uint64_t finished_bytes, current_bytes; /* atomic: for writer_thread_bytes */
 
@@ -86,7 +82,7 @@ static void begin(struct writer_state *s, const struct record *r)
 	s->w = pinball_writer_create(r->u.begin.basename, &hdr, err);
 	if (!s->w)
 		fail(s, err);
-	else if (__atomic_load_n(&chunk_cache, __ATOMIC_ACQUIRE))
+	else if (chunk_cache)
 		pinball_writer_set_chunk_cache(s->w, chunk_cache);
 }
 

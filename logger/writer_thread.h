@@ -2,6 +2,7 @@
 #ifndef LOGGER_WRITER_THREAD_H
 #define LOGGER_WRITER_THREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,11 +14,10 @@
 int writer_thread_start(const struct pinball_header *header, char *err, size_t errlen);
 
 /* The run's session directory (-jit:session), where the pinballs' page chunks are shared
- * with the run's other processes (pinball_writer_set_chunk_cache); NULL: none. Before the
- * app starts. */
-void writer_thread_set_chunk_cache(const char *dir);
-/* -jit:stats: each pinball finished says how many of its page chunks the directory had. */
-void writer_thread_report_chunk_cache(void);
+ * with the run's other processes (pinball_writer_set_chunk_cache); NULL: none. `report`
+ * (-jit:stats): each pinball finished says how many of its chunks the directory had.
+ * Before the app starts. */
+void writer_thread_set_chunk_cache(const char *dir, bool report);
 
 /* Bytes of pinball files written so far by this process image (any thread, approximate). */
 uint64_t writer_thread_bytes(void);

@@ -51,22 +51,10 @@ static bool read_at(int fd, void *buf, size_t len, off_t at)
 	return true;
 }
 
-static bool make_room(struct chunk_scratch *s, size_t need)
-{
-	if (s->cap >= need)
-		return true;
-	uint8_t *grown = realloc(s->buf, need);
-	if (!grown)
-		return false;
-	s->buf = grown;
-	s->cap = need;
-	return true;
-}
-
 long chunk_cache_find(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
-		      size_t len)
+		      size_t len, uint32_t *crc_out)
 {
-	uint32_t crc = rt_crc32c(0, raw, len);
+	uint32_t crc = *crc_out = rt_crc32c(0, raw, len);
 	char path[4096];
 	entry_path(path, sizeof path, how, crc, len);
 	__atomic_add_fetch(&looked, 1, __ATOMIC_RELAXED);
@@ -78,7 +66,8 @@ long chunk_cache_find(struct chunk_scratch *s, struct part_compression how, cons
 	/* (the raw bytes are read where the packed ones go next: one buffer) */
 	if (read_at(fd, &h, sizeof h, 0) && !memcmp(h.magic, magic, sizeof magic) &&
 	    h.raw_len == len && h.raw_crc == crc && h.packed_len && h.packed_len < len &&
-	    make_room(s, len) && read_at(fd, s->buf, len, sizeof h) && !memcmp(s->buf, raw, len) &&
+	    chunk_scratch_reserve(s, len) && read_at(fd, s->buf, len, sizeof h) &&
+	    !memcmp(s->buf, raw, len) &&
 	    read_at(fd, s->buf, h.packed_len, (off_t)(sizeof h + len)) &&
 	    rt_crc32c(0, s->buf, h.packed_len) == h.packed_crc)
 		found = h.packed_len;
@@ -105,12 +94,12 @@ static void count_cache_bytes(void)
 	closedir(d);
 }
 
-void chunk_cache_keep(struct part_compression how, const uint8_t *raw, size_t len,
+void chunk_cache_keep(struct part_compression how, const uint8_t *raw, size_t len, uint32_t crc,
 		      const uint8_t *packed, size_t n)
 {
 	struct entry_header h = {.raw_len = (uint32_t)len,
 				 .packed_len = (uint32_t)n,
-				 .raw_crc = rt_crc32c(0, raw, len),
+				 .raw_crc = crc,
 				 .packed_crc = rt_crc32c(0, packed, n)};
 	memcpy(h.magic, magic, sizeof magic);
 	char path[4096];

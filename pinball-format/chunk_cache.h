@@ -16,13 +16,15 @@
 #include "part_writer.h"
 
 /* The packed form of raw[0..len) as how.cache_dir holds it, into s's buffer: its size, or
- * -1 when the directory has none (or one that does not check). */
+ * -1 when the directory has none (or one that does not check). *crc: raw's crc32c, the
+ * entry's name, for chunk_cache_keep. */
 long chunk_cache_find(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
-		      size_t len);
+		      size_t len, uint32_t *crc);
 
-/* raw[0..len) was packed into packed[0..n): kept for the next process that packs the same
- * bytes the same way, up to a bound on the directory's chunks. */
-void chunk_cache_keep(struct part_compression how, const uint8_t *raw, size_t len,
+/* raw[0..len) (whose crc32c chunk_cache_find gave) was packed into packed[0..n): kept for
+ * the next process that packs the same bytes the same way, up to a bound on the
+ * directory's chunks. */
+void chunk_cache_keep(struct part_compression how, const uint8_t *raw, size_t len, uint32_t crc,
 		      const uint8_t *packed, size_t n);
 
 #endif

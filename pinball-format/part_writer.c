@@ -84,18 +84,25 @@ void chunk_scratch_free(struct chunk_scratch *s)
 	memset(s, 0, sizeof *s);
 }
 
+bool chunk_scratch_reserve(struct chunk_scratch *s, size_t need)
+{
+	if (s->cap >= need)
+		return true;
+	uint8_t *grown = realloc(s->buf, need);
+	if (!grown)
+		return false;
+	s->buf = grown;
+	s->cap = need;
+	return true;
+}
+
 static long compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
 		     size_t len)
 {
 	bool zstd = how.codec == PART_CODEC_ZSTD;
 	size_t bound = zstd ? ZSTD_compressBound(len) : (size_t)LZ4_compressBound((int)len);
-	if (s->cap < bound) {
-		uint8_t *grown = realloc(s->buf, bound);
-		if (!grown)
-			return -1;
-		s->buf = grown;
-		s->cap = bound;
-	}
+	if (!chunk_scratch_reserve(s, bound))
+		return -1;
 	if (zstd) {
 		if (!s->zstd_cctx && !(s->zstd_cctx = ZSTD_createCCtx()))
 			return -1;
@@ -114,12 +121,13 @@ static long compress(struct chunk_scratch *s, struct part_compression how, const
 long chunk_compress(struct chunk_scratch *s, struct part_compression how, const uint8_t *raw,
 		    size_t len)
 {
-	long n = how.cache_dir ? chunk_cache_find(s, how, raw, len) : -1;
+	uint32_t crc = 0;
+	long n = how.cache_dir ? chunk_cache_find(s, how, raw, len, &crc) : -1;
 	if (n > 0)
 		return n;
 	n = compress(s, how, raw, len);
 	if (how.cache_dir && n > 0)
-		chunk_cache_keep(how, raw, len, s->buf, (size_t)n);
+		chunk_cache_keep(how, raw, len, crc, s->buf, (size_t)n);
 	return n;
 }
 

@@ -18,6 +18,8 @@ struct chunk_scratch {
 	void *zstd_cctx; /* zstd's, made on first use */
 };
 void chunk_scratch_free(struct chunk_scratch *s);
+/* s's buffer holds at least need bytes; false when out of memory. */
+bool chunk_scratch_reserve(struct chunk_scratch *s, size_t need);
 
 /* How a part's chunks are compressed. */
 struct part_compression {

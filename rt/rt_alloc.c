@@ -62,15 +62,13 @@ static void *map_anonymous(size_t len)
 	return rt_is_error(addr) ? NULL : (void *)addr;
 }
 
-static struct header *take_small(unsigned c)
+/* A block of sc's size: a freed one, or the next of its newest slab. NULL: no memory. */
+static void *take_block(struct size_class *sc, size_t block)
 {
-	struct size_class *sc = &classes[c];
-	size_t block = class_block_size(c);
-	struct header *h = NULL;
-
+	void *p = NULL;
 	rt_mutex_lock(&sc->lock);
 	if (sc->free_list) {
-		h = (struct header *)sc->free_list;
+		p = sc->free_list;
 		sc->free_list = sc->free_list->next;
 	} else {
 		if ((size_t)(sc->bump_end - sc->bump) < block) {
@@ -81,11 +79,26 @@ static struct header *take_small(unsigned c)
 			}
 		}
 		if ((size_t)(sc->bump_end - sc->bump) >= block) {
-			h = (struct header *)sc->bump;
+			p = sc->bump;
 			sc->bump += block;
 		}
 	}
 	rt_mutex_unlock(&sc->lock);
+	return p;
+}
+
+static void give_block(struct size_class *sc, void *block)
+{
+	struct free_block *fb = block;
+	rt_mutex_lock(&sc->lock);
+	fb->next = sc->free_list;
+	sc->free_list = fb;
+	rt_mutex_unlock(&sc->lock);
+}
+
+static struct header *take_small(unsigned c)
+{
+	struct header *h = take_block(&classes[c], class_block_size(c));
 	if (h) {
 		h->magic = HEADER_MAGIC;
 		h->size_class = c;
@@ -143,12 +156,7 @@ void rt_free(void *block)
 		rt_munmap(h, h->mapping_len);
 		return;
 	}
-	struct size_class *sc = &classes[h->size_class];
-	struct free_block *fb = (struct free_block *)h;
-	rt_mutex_lock(&sc->lock);
-	fb->next = sc->free_list;
-	sc->free_list = fb;
-	rt_mutex_unlock(&sc->lock);
+	give_block(&classes[h->size_class], h);
 }
 
 void *rt_calloc(size_t count, size_t size)
@@ -177,45 +185,17 @@ void *rt_realloc(void *block, size_t size)
 	return fresh;
 }
 
-static struct {
-	rt_mutex lock;
-	struct free_block *free_list;
-	char *bump, *bump_end;
-} pages;
+static struct size_class pages; /* headerless: slabs are page-aligned, blocks a page */
 
 void *rt_alloc_page(void)
 {
-	void *p = NULL;
-	rt_mutex_lock(&pages.lock);
-	if (pages.free_list) {
-		p = pages.free_list;
-		pages.free_list = pages.free_list->next;
-	} else {
-		if (pages.bump == pages.bump_end) {
-			char *slab = map_anonymous(SLAB_SIZE);
-			if (slab) {
-				pages.bump = slab;
-				pages.bump_end = slab + SLAB_SIZE;
-			}
-		}
-		if (pages.bump != pages.bump_end) {
-			p = pages.bump;
-			pages.bump += PAGE;
-		}
-	}
-	rt_mutex_unlock(&pages.lock);
-	return p;
+	return take_block(&pages, PAGE);
 }
 
 void rt_free_page(void *page)
 {
-	if (!page)
-		return;
-	struct free_block *fb = page;
-	rt_mutex_lock(&pages.lock);
-	fb->next = pages.free_list;
-	pages.free_list = fb;
-	rt_mutex_unlock(&pages.lock);
+	if (page)
+		give_block(&pages, page);
 }
 
 char *rt_strdup(const char *s)
