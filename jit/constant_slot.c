@@ -6,24 +6,26 @@
 #include "fragment.h"
 #include "jit_app.h"
 
-struct slot_search {
-	uint64_t slot;
+struct range_search {
+	uint64_t start, end;
 	bool constant;
 };
 
-static int find_constant_slot(const struct jit_app_mapping *m, void *arg)
+static int find_constant_range(const struct jit_app_mapping *m, void *arg)
 {
-	struct slot_search *s = arg;
-	if (s->slot < m->start || s->slot + 8 > m->end)
-		return m->start > s->slot; /* (address order: past it, stop) */
+	struct range_search *s = arg;
+	if (s->start < m->start || s->end > m->end)
+		return m->start > s->start; /* (address order: past it, stop) */
 	s->constant = (m->flags & MAP_PRIVATE) && (m->prot & PROT_READ) && !(m->prot & PROT_WRITE);
 	return 1;
 }
 
-static bool slot_is_constant(uint64_t slot)
+bool constant_range(uint64_t start, uint64_t len)
 {
-	struct slot_search s = {slot, false};
-	jit_app_map_foreach(find_constant_slot, &s);
+	struct range_search s = {start, start + len, false};
+	if (s.end < start)
+		return false;
+	jit_app_map_foreach(find_constant_range, &s);
 	return s.constant;
 }
 
@@ -35,7 +37,7 @@ bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t 
 	    op->mem.segment == ZYDIS_REGISTER_GS || op->size != 64)
 		return false;
 	*slot = bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value;
-	if (!slot_is_constant(*slot) || !app_copy_in(target, *slot, sizeof *target))
+	if (!constant_range(*slot, sizeof *target) || !app_copy_in(target, *slot, sizeof *target))
 		return false;
 	fragment_depends_on(*slot, *slot + sizeof *target);
 	return true;
@@ -44,7 +46,8 @@ bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t 
 bool constant_slot_still(uint64_t slot, uint64_t target)
 {
 	uint64_t now;
-	if (!slot_is_constant(slot) || !app_copy_in(&now, slot, sizeof now) || now != target)
+	if (!constant_range(slot, sizeof now) || !app_copy_in(&now, slot, sizeof now) ||
+	    now != target)
 		return false;
 	fragment_depends_on(slot, slot + sizeof now);
 	return true;

@@ -14,6 +14,10 @@
  * making it writable retires the translations (app_memory.c). */
 bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t *target);
 
+/* Whether [start, start + len) lies in one private mapping that the app may read and not
+ * write (it cannot change without mprotect, mmap, munmap or mremap, which the runtime sees). */
+bool constant_range(uint64_t start, uint64_t len);
+
 /* Whether the slot is still constant and holds `target` (a translation made in another
  * process relied on it: persist.h); the same dependency then. */
 bool constant_slot_still(uint64_t slot, uint64_t target);

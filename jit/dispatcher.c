@@ -16,6 +16,7 @@
 #include "runtime_lock.h"
 #include "signals.h"
 #include "syscalls.h"
+#include "table_jump.h"
 #include "threads.h"
 #include "translate.h"
 #include "vsyscall.h"
@@ -309,6 +310,7 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		link_exit(rec, f);
 	if (exit.kind == EXIT_INDIRECT) {
 		dispatch_install_indirect(t, next, f);
+		table_jump_fill(t, next, f);
 		forked_code_note_indirect(next);
 	}
 	t->jump_target = (uint64_t)f->cache_pc;

@@ -35,6 +35,7 @@
 #include "runtime_lock.h"
 #include "seccomp.h"
 #include "signals.h"
+#include "table_jump.h"
 #include "threads.h"
 #include "translate.h"
 #include "world.h"
@@ -54,6 +55,10 @@ static void print_stats(void)
 	    translate_stats.partial_flushes, world_stops(), (unsigned long)threads_count());
 	if (persist_wanted())
 		jit_message("jit stats: kept fragments used %lu", persist_fragments_found());
+	if (table_jump_tables())
+		jit_message(
+		    "jit stats: jumps through constant tables: %u tables, %lu entries filled",
+		    table_jump_tables(), (unsigned long)table_jump_fills());
 	if (forked_code_translated_ahead())
 		jit_message("jit stats: blocks translated ahead for forked children %lu",
 			    (unsigned long)forked_code_translated_ahead());

@@ -36,7 +36,10 @@
  * (memory_marks.h, held marks), lowest register number first. */
 #define TB_HELD_REGS 0x240
 #define TB_HELD_REG_COUNT 3
-#define TB_PARK 0x258 /* struct thread_park, read by park.S */
+/* Where a table jump's miss would have its entry filled (table_jump.h): the entry's offset
+ * in the block, set by the table's miss code on its way to jit_ibl_miss. */
+#define TB_TABLE_FILL 0x258
+#define TB_PARK 0x260 /* struct thread_park, read by park.S */
 #define PARK_RSP 0x00
 #define PARK_WAIT 0x08
 #define PARK_ARG 0x10
@@ -49,7 +52,12 @@
  * indexed by the low 16 bits of the app target. Empty entries hold jit_ibl_miss. */
 #define TB_IBL_TABLE 0x4000
 #define IBL_ENTRIES 65536
-#define TB_MAPPING_SIZE (TB_IBL_TABLE + IBL_ENTRIES * 8)
+/* Then the table jumps' own tables (table_jump.h): TABLE_JUMP_TABLES of TABLE_JUMP_ENTRIES
+ * cache addresses each, indexed as the app's table is. */
+#define TB_TABLE_JUMPS (TB_IBL_TABLE + IBL_ENTRIES * 8)
+#define TABLE_JUMP_TABLES 8
+#define TABLE_JUMP_ENTRIES 256
+#define TB_MAPPING_SIZE (TB_TABLE_JUMPS + TABLE_JUMP_TABLES * TABLE_JUMP_ENTRIES * 8)
 /* What stays of an exited thread's block: the page up to the runtime-only fields. */
 #define TB_KEPT_AFTER_EXIT 0x1000
 
@@ -95,6 +103,7 @@ struct jit_thread {
 	uint64_t ibl_hits;
 	uint64_t client_slots[TB_CLIENT_SLOT_COUNT];
 	uint64_t held_regs[TB_HELD_REG_COUNT];
+	uint64_t table_fill;
 	/* Runtime-only fields (not reached from generated code; park.S reads park). */
 	struct thread_park park;
 	uint64_t app_pc; /* app pc the thread will run next, when in the runtime */
@@ -160,6 +169,7 @@ TB_CHECK(scratch_flags, TB_SCRATCH_FLAGS);
 TB_CHECK(ibl_hits, TB_IBL_HITS);
 TB_CHECK(client_slots, TB_CLIENT_SLOTS);
 TB_CHECK(held_regs, TB_HELD_REGS);
+TB_CHECK(table_fill, TB_TABLE_FILL);
 TB_CHECK(park, TB_PARK);
 _Static_assert(offsetof(struct thread_park, rsp) == PARK_RSP, "park rsp");
 _Static_assert(offsetof(struct thread_park, wait) == PARK_WAIT, "park wait");

@@ -13,6 +13,7 @@
 #include "rt_syscall.h"
 #include "seccomp.h"
 #include "signals.h"
+#include "table_jump.h"
 
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
@@ -259,6 +260,7 @@ void thread_clear_ibl(struct jit_thread *t)
 	uint64_t *table = ibl_table(t);
 	for (size_t i = 0; i < IBL_ENTRIES; i++)
 		table[i] = (uint64_t)jit_ibl_miss;
+	table_jumps_clear(t);
 	t->ibl_dirty = false;
 }
 

@@ -21,6 +21,7 @@
 #include "persist.h"
 #include "probe_read.h"
 #include "rt_syscall.h"
+#include "table_jump.h"
 #include "thread_block.h"
 #include "threads.h"
 #include "x86_emit.h"
@@ -136,6 +137,9 @@ struct translation {
 	bool count_in_lookup;
 	/* the register the instruction being emitted borrows, plus one (insn_map) */
 	uint8_t borrowed_reg;
+	/* the block ends in a jump through a constant table (table_jump.h) */
+	bool has_table_jump;
+	struct table_jump table_jump;
 	/* What persist.h keeps of it: every exit made for it, the constant slots its code
 	 * relies on; or that it cannot be kept (a callout's record names the client's data). */
 	struct jit_exit *made[MAX_MADE_EXITS];
@@ -425,6 +429,9 @@ static void emit_counters(struct translation *t, int how)
 	}
 }
 
+/* jmp *%gs:d32(,%r11,8) */
+static const uint8_t jump_through_r11[] = {0x65, 0x42, 0xff, 0x24, 0xdd};
+
 /* The indirect-branch lookup, without touching flags: the app target is in %rcx, the app's
  * %rcx in TB_SCRATCH_RCX. Jumps through the thread's table to the indirect entry of the
  * fragment that last took this slot (which checks the target), or to jit_ibl_miss. The
@@ -433,14 +440,39 @@ static void emit_counters(struct translation *t, int how)
  * memory (a store, then a load forwarded from it) would lengthen that dependency. */
 static void emit_indirect_lookup(struct translation *t)
 {
-	static const uint8_t index[] = {0x44, 0x0f, 0xb7, 0xd9};      /* movzwl %cx,%r11d */
-	static const uint8_t jump[] = {0x65, 0x42, 0xff, 0x24, 0xdd}; /* jmp *%gs:d32(,%r11,8) */
+	static const uint8_t index[] = {0x44, 0x0f, 0xb7, 0xd9}; /* movzwl %cx,%r11d */
 	emit_store_gs(&t->e, JIT_GPR_R11, TB_SCRATCH_REG);
 	if (t->count_in_lookup)
 		emit_counters(t, JIT_GPR_R11);
 	emit_bytes(&t->e, index, sizeof index);
-	emit_bytes(&t->e, jump, sizeof jump);
+	emit_bytes(&t->e, jump_through_r11, sizeof jump_through_r11);
 	emit_u32(&t->e, TB_IBL_TABLE);
+}
+
+/* A jump through a constant table (table_jump.h), before the instruction that reads the
+ * app's table: the index into %r11, the app's %r11 set aside (as the lookup's). */
+static void emit_table_index(struct translation *t)
+{
+	emit_store_gs(&t->e, JIT_GPR_R11, TB_SCRATCH_REG);
+	if (t->table_jump.index_reg != JIT_GPR_R11)
+		emit_mov_reg_reg(&t->e, JIT_GPR_R11, t->table_jump.index_reg);
+	t->borrowed_reg = JIT_GPR_R11 + 1;
+}
+
+/* The jump itself: through the thread block's table, to the target's entry past its check
+ * and %rcx's return (translate_entry_table_hit). Such a translation is not kept (persist.h):
+ * its table's number is this process's. */
+static void emit_table_jump(struct translation *t)
+{
+	if (t->count_in_lookup) { /* (through %rcx: %r11 holds the index) */
+		emit_store_gs(&t->e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+		emit_counters(t, JIT_GPR_RCX);
+		emit_load_gs(&t->e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	}
+	emit_bytes(&t->e, jump_through_r11, sizeof jump_through_r11);
+	emit_u32(&t->e, t->table_jump.tb_offset);
+	t->borrowed_reg = JIT_GPR_R11 + 1;
+	t->not_persistable = true;
 }
 
 static const uint8_t add_d32_to_rcx[] = {0x48, 0x8d, 0x89}; /* lea d32(%rcx),%rcx */
@@ -485,8 +517,8 @@ static uint8_t *emit_indirect_entry(struct emitter *e, uint64_t app_pc)
 		emit_bytes(e, count_hit, sizeof count_hit);
 		emit_store_gs(e, JIT_GPR_R11, TB_IBL_HITS);
 	}
-	emit_load_gs(e, JIT_GPR_R11, TB_SCRATCH_REG);
 	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(e, JIT_GPR_R11, TB_SCRATCH_REG); /* (last: translate_entry_table_hit) */
 	return mismatch;
 }
 
@@ -502,6 +534,29 @@ uint64_t translate_entry_pc(const uint8_t *entry)
 	}
 	memcpy(&far, entry + MOVABS_IMM, sizeof far);
 	return 0 - far;
+}
+
+/* The entry's last instruction before the fragment's own code, which brings the app's %r11
+ * back (emit_indirect_entry): a jump through a constant table enters there, %rcx untouched. */
+const uint8_t *translate_entry_table_hit(const uint8_t *entry)
+{
+	enum { NEAR_JRCXZ = 7, FAR_JRCXZ = 14, JRCXZ = 0xe3, LOOK_AHEAD = 64 };
+	uint8_t rcx_back[16], r11_back[16];
+	struct emitter rcx_code = {rcx_back, rcx_back, rcx_back + sizeof rcx_back, false};
+	struct emitter r11_code = {r11_back, r11_back, r11_back + sizeof r11_back, false};
+	emit_load_gs(&rcx_code, JIT_GPR_RCX, TB_SCRATCH_RCX);
+	emit_load_gs(&r11_code, JIT_GPR_R11, TB_SCRATCH_REG);
+	size_t rcx_len = (size_t)(rcx_code.cur - rcx_back),
+	       r11_len = (size_t)(r11_code.cur - r11_back);
+	size_t at = memcmp(entry, add_d32_to_rcx, sizeof add_d32_to_rcx) ? FAR_JRCXZ : NEAR_JRCXZ;
+	if (entry[at] != JRCXZ)
+		return NULL;
+	const uint8_t *hit = entry + at + 2 + (int8_t)entry[at + 1];
+	for (size_t off = 0; off + rcx_len + r11_len <= LOOK_AHEAD; off++)
+		if (!memcmp(hit + off, rcx_back, rcx_len) &&
+		    !memcmp(hit + off + rcx_len, r11_back, r11_len))
+			return hit + off + rcx_len;
+	return NULL;
 }
 
 /* Loads the target of an indirect call/jmp into %rcx, computed exactly as the original
@@ -882,6 +937,17 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 		emit_inline_exit(t, m == ZYDIS_MNEMONIC_SYSCALL ? EXIT_SYSCALL : EXIT_INT80, next);
 		return true;
 	}
+	if (t->has_table_jump && bi == &block.insns[t->table_jump.load]) {
+		emit_table_index(t);
+		if (bi != &block.insns[block.length - 1]) { /* mov d32(,%index,8),%reg first */
+			emit_copy(t, bi);
+			return false;
+		}
+	}
+	if (t->has_table_jump && bi == &block.insns[block.length - 1]) {
+		emit_table_jump(t);
+		return true;
+	}
 	if (m == ZYDIS_MNEMONIC_XBEGIN) {
 		/* A transaction may abort at any time: this one aborts at once, with no reason
 		 * given in %eax, and the app runs its fallback path. A real xbegin first, for
@@ -1201,6 +1267,7 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 	bool ended = false;
 	struct held_marks held;
 	bool can_hold = has_memory_marks(&block) && held_marks_choose(&block, &held);
+	t->has_table_jump = !has_memory_marks(&block) && table_jump_find(&block, &t->table_jump);
 	bool holding = false;
 	int held_slot = -1;
 	for (size_t i = 0; i < block.length && !ended; i++) {

@@ -50,6 +50,9 @@ bool translate_app_code_equals(uint64_t pc, const uint8_t *bytes, size_t len);
 
 /* The app pc that a fragment's indirect entry (fragment.h) lets in. */
 uint64_t translate_entry_pc(const uint8_t *entry);
+/* Where a jump that knows its target is the entry's enters, past its check and with only
+ * the app's %r11 to bring back (table_jump.h); NULL if the entry has no such place. */
+const uint8_t *translate_entry_table_hit(const uint8_t *entry);
 
 /* The shared exit record for indirect-branch misses (never linked). */
 extern struct jit_exit translate_indirect_exit;
