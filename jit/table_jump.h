@@ -1,7 +1,9 @@
 /* Jumps through constant tables: an interpreter's dispatch, `jmp *T(,%idx,8)` or
- * `mov T(,%idx,8),%reg; jmp *%reg` (CPython's, in a non-PIE build), where the index was
- * zero-extended from a byte in the same block and the 256 entries from T lie in memory the
- * app cannot write without a system call the runtime sees. Through the lookup, the jump
+ * `mov T(,%idx,8),%reg; jmp *%reg` (CPython's, in a non-PIE build), or a switch of PIE code,
+ * `lea T(%rip),%base; ... movslq (%base,%idx,4),%reg; add %base,%reg; jmp *%reg` (sqlite's
+ * bytecode engine), where the index was zero-extended from a byte in the same block and the
+ * 256 entries from T lie in memory the app cannot write without a system call the runtime
+ * sees. Through the lookup, the jump
  * waits for the app's load, then for the lookup's own load, and the target's entry checks
  * the target; here it goes through a table of the thread block's, one per app table,
  * indexed as the app's is, whose entries lead to the translations of the app table's

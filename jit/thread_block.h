@@ -55,7 +55,7 @@
 /* Then the table jumps' own tables (table_jump.h): TABLE_JUMP_TABLES of TABLE_JUMP_ENTRIES
  * cache addresses each, indexed as the app's table is. */
 #define TB_TABLE_JUMPS (TB_IBL_TABLE + IBL_ENTRIES * 8)
-#define TABLE_JUMP_TABLES 8
+#define TABLE_JUMP_TABLES 32
 #define TABLE_JUMP_ENTRIES 256
 #define TB_MAPPING_SIZE (TB_TABLE_JUMPS + TABLE_JUMP_TABLES * TABLE_JUMP_ENTRIES * 8)
 /* What stays of an exited thread's block: the page up to the runtime-only fields. */

@@ -86,10 +86,9 @@ size_t threads_frame_xsave_size(uint64_t *features)
 
 /* populate: the caller writes every page at once (a block fills its lookup table): one
  * system call instead of a page fault for each of them. */
-static void *map_rw(size_t len, bool populate)
+static void *map_rw(size_t len)
 {
-	long r = rt_mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+	long r = rt_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	return rt_is_error(r) ? NULL : (void *)r;
 }
 
@@ -126,8 +125,11 @@ static void reclaim_exited(void)
 /* A thread block with its runtime stack and lookup table, in no registry. */
 static struct jit_thread *block_new(void)
 {
-	struct jit_thread *t = map_rw(TB_MAPPING_SIZE, true);
-	void *stack = map_rw(RT_STACK_SIZE, false);
+	/* (the table jumps' tables are written when their app tables are met: most are never) */
+	struct jit_thread *t = map_rw(TB_MAPPING_SIZE);
+	if (t)
+		rt_populate_write(t, TB_TABLE_JUMPS);
+	void *stack = map_rw(RT_STACK_SIZE);
 	if (!t || !stack) {
 		if (t)
 			rt_munmap(t, TB_MAPPING_SIZE);

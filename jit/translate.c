@@ -937,16 +937,18 @@ static bool emit_insn(struct translation *t, const struct block_insn *bi)
 		emit_inline_exit(t, m == ZYDIS_MNEMONIC_SYSCALL ? EXIT_SYSCALL : EXIT_INT80, next);
 		return true;
 	}
-	if (t->has_table_jump && bi == &block.insns[t->table_jump.load]) {
-		emit_table_index(t);
-		if (bi != &block.insns[block.length - 1]) { /* mov d32(,%index,8),%reg first */
-			emit_copy(t, bi);
-			return false;
+	size_t at = (size_t)(bi - block.insns);
+	if (t->has_table_jump && at >= t->table_jump.load) {
+		if (at == t->table_jump.load)
+			emit_table_index(t);
+		if (at == block.length - 1) {
+			emit_table_jump(t);
+			return true;
 		}
-	}
-	if (t->has_table_jump && bi == &block.insns[block.length - 1]) {
-		emit_table_jump(t);
-		return true;
+		/* the app's load from its table (and the add of a table of offsets) */
+		t->borrowed_reg = JIT_GPR_R11 + 1;
+		emit_copy(t, bi);
+		return false;
 	}
 	if (m == ZYDIS_MNEMONIC_XBEGIN) {
 		/* A transaction may abort at any time: this one aborts at once, with no reason

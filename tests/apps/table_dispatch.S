@@ -1,11 +1,14 @@
-/* A bytecode interpreter whose handlers dispatch through a table of handler addresses in a
- * read-only page, indexed by a byte (jit/table_jump.c), in the three forms the JIT takes:
- * `mov T(,%rax,8),%rax; jmp *%rax`, `mov T(,%rdx,8),%rcx; jmp *%rcx` and `jmp *T(,%rcx,8)`.
- * The program runs ROUNDS times; then the table's page is made writable, opcode 2 pointed
- * at another handler, the page made read-only again, and the program runs once more: the
- * jumps must reach the new handler. Exit status: the sum the handlers made, & 0xff.
+/* A bytecode interpreter whose handlers dispatch through tables in a read-only page,
+ * indexed by a byte (jit/table_jump.c), in the forms the JIT takes: through a table of
+ * handler addresses, `mov T(,%rax,8),%rax; jmp *%rax`, `mov T(,%rdx,8),%rcx; jmp *%rcx` and
+ * `jmp *T(,%rcx,8)`; through a table of offsets from its start (as PIE code's switches),
+ * `lea T(%rip),%rcx; ... movslq (%rcx,%rdx,4),%rax; add %rcx,%rax; jmp *%rax`.
+ * The program runs ROUNDS times; then the tables' page is made writable, opcode 2 pointed
+ * at another handler in both tables, the page made read-only again, and the program runs
+ * once more: the jumps must reach the new handler. Exit status: the sum the handlers made,
+ * & 0xff.
  * ROUNDS=1: (1 + 10 + 100 + 1 + 10 + 7) + (1 + 1000 + 100 + 1 + 1000 + 7) = 2238, exit 190
- * (2 if the last round still went to the first handlers). Instructions: 32 * ROUNDS + 62. */
+ * (2 if the last round still went to the first handlers). Instructions: 36 * ROUNDS + 69. */
 #ifndef ROUNDS
 #define ROUNDS 1
 #endif
@@ -22,9 +25,11 @@ round:	lea program(%rip), %rsi
 	jmp *%rax
 	/* Each handler adds its amount and dispatches the next opcode. */
 add_1:	add $1, %ebx
-	movzbl (%rsi), %eax
+	lea offsets(%rip), %rcx
+	movzbl (%rsi), %edx
 	inc %rsi
-	mov table(,%rax,8), %rax
+	movslq (%rcx,%rdx,4), %rax
+	add %rcx, %rax
 	jmp *%rax
 add_10:	add $10, %ebx
 	movzbl (%rsi), %edx
@@ -52,6 +57,9 @@ add_7:	add $7, %ebx	/* (opcode 0: the end of the program) */
 	call protect_table
 	lea add_1000(%rip), %rax
 	mov %rax, table + 2 * 8(%rip)
+	lea offsets(%rip), %rcx
+	sub %rcx, %rax
+	mov %eax, offsets + 2 * 4(%rip)
 	mov $1, %edx		/* PROT_READ */
 	call protect_table
 	mov $1, %r12d
@@ -64,7 +72,7 @@ bad:	mov $99, %edi		/* an opcode without a handler */
 	mov $60, %eax
 	syscall
 
-protect_table:			/* mprotect(the table's page, 4096, %edx) */
+protect_table:			/* mprotect(the tables' page, 4096, %edx) */
 	lea table(%rip), %rdi
 	mov $4096, %esi
 	mov $10, %eax
@@ -79,6 +87,11 @@ table:
 	.quad add_7, add_1, add_10, add_100
 	.rept 252
 	.quad bad
+	.endr
+offsets:
+	.long add_7 - offsets, add_1 - offsets, add_10 - offsets, add_100 - offsets
+	.rept 252
+	.long bad - offsets
 	.endr
 	.balign 4096
 	.section .note.GNU-stack, "", @progbits
