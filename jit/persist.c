@@ -21,6 +21,7 @@
 #include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
+#include "table_jump.h"
 #include "threads.h"
 #include "translate.h"
 #include "x86_emit.h"
@@ -279,9 +280,12 @@ static struct fragment *take(struct kept *k)
 	if ((r->entry_count && code_pages_may_change(r->app_pc, r->app_end)) ||
 	    !translate_app_code_equals(r->app_pc, record_bytes(r), app_bytes))
 		return NULL;
-	for (uint16_t i = 0; i < r->slot_count; i++)
-		if (!constant_slot_still(record_slots(r)[i].slot, record_slots(r)[i].value))
+	for (uint16_t i = 0; i < r->slot_count; i++) {
+		const struct persist_slot *s = &record_slots(r)[i];
+		if (table_jump_is_dependency(s->value) ? !table_jump_adopt(s->slot, s->value)
+						       : !constant_slot_still(s->slot, s->value))
 			return NULL;
+	}
 	struct fragment *f = fragment_meta_alloc(sizeof *f);
 	struct jit_exit **exits = fragment_meta_alloc(sizeof *exits * ((size_t)r->exit_count + 1));
 	if (!f || !exits)

@@ -20,12 +20,18 @@ enum {
 enum entry_kind { ADDRESSES = 8, OFFSETS = 4 };
 
 struct app_table {
-	uint64_t base;
+	uint64_t base; /* 0: the number is free */
 	enum entry_kind kind;
 };
 
-/* The app tables, each with its miss code; never forgotten (at most TABLE_JUMP_TABLES in a
- * process, a table unmapped and another mapped at its address reuse its number). */
+/* A kept translation's dependency on its table (persist.h's constant slots): the table's
+ * address as the slot, and as the value this tag with the kind and the number, which its
+ * code holds (no app code address has the top bit). */
+static const uint64_t DEPENDENCY = 1ull << 63;
+
+/* The app tables by number, each with its miss code; never forgotten (at most
+ * TABLE_JUMP_TABLES in a process, a table unmapped and another mapped at its address reuse
+ * its number). */
 static struct app_table tables[TABLE_JUMP_TABLES];
 static unsigned table_count;
 static uint8_t *miss_code; /* TABLE_JUMP_TABLES pieces of MISS_CODE_STRIDE bytes */
@@ -87,28 +93,52 @@ static void each_thread_fill(unsigned n)
 			fill_with_miss(threads_vfork_child_at(i), n);
 }
 
-/* The number of the app table, taken now if new; -1 when none is left. */
-static int table_number(struct app_table table)
+static bool same_table(const struct app_table *a, const struct app_table *b)
 {
-	for (unsigned n = 0; n < table_count; n++)
-		if (tables[n].base == table.base && tables[n].kind == table.kind)
-			return (int)n;
-	if (table_count == TABLE_JUMP_TABLES)
-		return -1;
+	return a->base == b->base && a->kind == b->kind;
+}
+
+/* Number n for the app table: true when it has it already or takes it now (free). */
+static bool take_number(unsigned n, const struct app_table *table)
+{
+	if (tables[n].base)
+		return same_table(&tables[n], table);
 	if (!miss_code) {
 		long at =
 		    rt_mmap(NULL, TABLE_JUMP_TABLES * MISS_CODE_STRIDE,
 			    PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (rt_is_error(at))
-			return -1;
+			return false;
 		miss_code = (uint8_t *)at;
 	}
-	unsigned n = table_count;
-	emit_miss_code(n, &table);
-	tables[n] = table;
+	emit_miss_code(n, table);
+	tables[n] = *table;
 	each_thread_fill(n);
 	table_count++;
-	return (int)n;
+	return true;
+}
+
+/* The app table's number, its own or the first free one; -1 when none is left. */
+static int table_number(const struct app_table *table)
+{
+	for (unsigned n = 0; n < TABLE_JUMP_TABLES; n++)
+		if (same_table(&tables[n], table))
+			return (int)n;
+	for (unsigned n = 0; n < TABLE_JUMP_TABLES; n++)
+		if (!tables[n].base)
+			return take_number(n, table) ? (int)n : -1;
+	return -1;
+}
+
+/* The table's 256 entries in memory the app cannot change unseen: the translation depends
+ * on them (a change retires it). */
+static bool table_constant(const struct app_table *table)
+{
+	uint64_t bytes = (uint64_t)TABLE_JUMP_ENTRIES * table->kind;
+	if (!table->base || !constant_range(table->base, bytes))
+		return false;
+	fragment_depends_on(table->base, table->base + bytes);
+	return true;
 }
 
 /* A load of an entry of `size` bits from disp(base,%index,scale), no segment override: its
@@ -246,31 +276,47 @@ bool table_jump_find(const struct jit_block *b, struct table_jump *tj)
 	} else {
 		table.base = (uint64_t)disp;
 	}
-	uint64_t bytes = (uint64_t)TABLE_JUMP_ENTRIES * table.kind;
-	if (!index_is_a_byte(b, load, index) || !constant_range(table.base, bytes))
+	if (!index_is_a_byte(b, load, index) || !table_constant(&table))
 		return false;
-	int n = table_number(table);
+	int n = table_number(&table);
 	if (n < 0)
 		return false;
-	fragment_depends_on(table.base, table.base + bytes);
-	*tj = (struct table_jump){load, index, table_offset((unsigned)n)};
+	*tj = (struct table_jump){load, index, table_offset((unsigned)n), table.base,
+				  DEPENDENCY | (uint64_t)table.kind << 8 | (unsigned)n};
 	return true;
+}
+
+bool table_jump_is_dependency(uint64_t value)
+{
+	return value & DEPENDENCY;
+}
+
+bool table_jump_adopt(uint64_t table_base, uint64_t dependency)
+{
+	struct app_table table = {table_base, (enum entry_kind)(dependency >> 8 & 0xff)};
+	unsigned n = dependency & 0xff;
+	return (table.kind == ADDRESSES || table.kind == OFFSETS) && n < TABLE_JUMP_TABLES &&
+	       (dependency & ~(DEPENDENCY | 0xffff)) == 0 && table_constant(&table) &&
+	       take_number(n, &table);
 }
 
 void table_jumps_clear(struct jit_thread *t)
 {
-	for (unsigned n = 0; n < table_count; n++)
-		fill_with_miss(t, n);
+	for (unsigned n = 0; n < TABLE_JUMP_TABLES; n++)
+		if (tables[n].base)
+			fill_with_miss(t, n);
 }
 
 void table_jump_fill(struct jit_thread *t, uint64_t target, const struct fragment *f)
 {
 	uint64_t at = t->table_fill;
 	t->table_fill = 0;
-	if (at < TB_TABLE_JUMPS || at >= table_offset(table_count) || at % 8)
+	if (at < TB_TABLE_JUMPS || at >= table_offset(TABLE_JUMP_TABLES) || at % 8)
 		return;
 	unsigned n = (unsigned)((at - TB_TABLE_JUMPS) / TABLE_BYTES);
 	const struct app_table *table = &tables[n];
+	if (!table->base)
+		return;
 	uint64_t index = (at - table_offset(n)) / 8, now = 0;
 	int32_t offset;
 	bool read = table->kind == ADDRESSES

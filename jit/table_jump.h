@@ -12,7 +12,7 @@
  *
  * An empty entry leads to the table's miss code, which computes the target as the app's
  * jump does and takes the lookup's miss path, noting the entry (TB_TABLE_FILL) for the
- * dispatcher to fill. */
+ * dispatcher to fill. A kept translation (persist.h) names its table and its number. */
 #ifndef JIT_TABLE_JUMP_H
 #define JIT_TABLE_JUMP_H
 
@@ -28,12 +28,22 @@ struct table_jump {
 	size_t load;   /* the block's instruction that reads the app's table (maybe the jump) */
 	int index_reg; /* hardware register number of the index */
 	uint32_t tb_offset; /* of the thread block's table: jump through %gs:tb_offset(,idx,8) */
+	/* what a kept translation of the jump relies on, as a constant slot of persist.h:
+	 * the app table's address, and (table_jump_is_dependency) its kind and number */
+	uint64_t table;
+	uint64_t dependency;
 };
 
 /* Whether block b ends in such a jump; its description in *tj. The translation then
  * depends on the app table's pages (fragment_depends_on). False also when all
  * TABLE_JUMP_TABLES tables are taken by other app tables. */
 bool table_jump_find(const struct jit_block *b, struct table_jump *tj);
+
+/* Whether a kept translation's constant slot value is a table jump's dependency, and
+ * whether it holds in this process: the table constant, its number its own or free (then
+ * taken), so that the kept code's jumps through that number hold. */
+bool table_jump_is_dependency(uint64_t value);
+bool table_jump_adopt(uint64_t table, uint64_t dependency);
 
 /* The thread's tables back to their miss code (with its lookup table: thread_clear_ibl). */
 void table_jumps_clear(struct jit_thread *t);

@@ -429,6 +429,14 @@ static void emit_counters(struct translation *t, int how)
 	}
 }
 
+static void note_constant_slot(struct translation *t, uint64_t slot, uint64_t target)
+{
+	if (t->slot_count == MAX_CONSTANT_SLOTS)
+		t->not_persistable = true;
+	else
+		t->slots[t->slot_count++] = (struct persist_slot){slot, target};
+}
+
 /* jmp *%gs:d32(,%r11,8) */
 static const uint8_t jump_through_r11[] = {0x65, 0x42, 0xff, 0x24, 0xdd};
 
@@ -460,8 +468,8 @@ static void emit_table_index(struct translation *t)
 }
 
 /* The jump itself: through the thread block's table, to the target's entry past its check
- * and %rcx's return (translate_entry_table_hit). Such a translation is not kept (persist.h):
- * its table's number is this process's. */
+ * and %rcx's return (translate_entry_table_hit). A kept translation names the table and its
+ * number among its constant slots (persist.h). */
 static void emit_table_jump(struct translation *t)
 {
 	if (t->count_in_lookup) { /* (through %rcx: %r11 holds the index) */
@@ -472,7 +480,7 @@ static void emit_table_jump(struct translation *t)
 	emit_bytes(&t->e, jump_through_r11, sizeof jump_through_r11);
 	emit_u32(&t->e, t->table_jump.tb_offset);
 	t->borrowed_reg = JIT_GPR_R11 + 1;
-	t->not_persistable = true;
+	note_constant_slot(t, t->table_jump.table, t->table_jump.dependency);
 }
 
 static const uint8_t add_d32_to_rcx[] = {0x48, 0x8d, 0x89}; /* lea d32(%rcx),%rcx */
@@ -914,14 +922,6 @@ static bool flags_dead_at(struct translation *t, uint64_t target)
 	if (fetch_pc + off > t->looked_at_end)
 		t->looked_at_end = fetch_pc + off;
 	return true;
-}
-
-static void note_constant_slot(struct translation *t, uint64_t slot, uint64_t target)
-{
-	if (t->slot_count == MAX_CONSTANT_SLOTS)
-		t->not_persistable = true;
-	else
-		t->slots[t->slot_count++] = (struct persist_slot){slot, target};
 }
 
 /* Emits one instruction; returns true when it ended the block's control flow. */
