@@ -130,15 +130,21 @@ static int table_number(const struct app_table *table)
 	return -1;
 }
 
-/* The table's 256 entries in memory the app cannot change unseen: the translation depends
- * on them (a change retires it). */
+static uint64_t table_bytes(const struct app_table *table)
+{
+	return (uint64_t)TABLE_JUMP_ENTRIES * table->kind;
+}
+
+/* The table's entries lie in memory the app cannot change unseen. */
 static bool table_constant(const struct app_table *table)
 {
-	uint64_t bytes = (uint64_t)TABLE_JUMP_ENTRIES * table->kind;
-	if (!table->base || !constant_range(table->base, bytes))
-		return false;
-	fragment_depends_on(table->base, table->base + bytes);
-	return true;
+	return table->base && constant_range(table->base, table_bytes(table));
+}
+
+/* The translation jumps through the table: changing it must retire the translation. */
+static void depend_on(const struct app_table *table)
+{
+	fragment_depends_on(table->base, table->base + table_bytes(table));
 }
 
 /* A load of an entry of `size` bits from disp(base,%index,scale), no segment override: its
@@ -281,6 +287,7 @@ bool table_jump_find(const struct jit_block *b, struct table_jump *tj)
 	int n = table_number(&table);
 	if (n < 0)
 		return false;
+	depend_on(&table);
 	*tj = (struct table_jump){load, index, table_offset((unsigned)n), table.base,
 				  DEPENDENCY | (uint64_t)table.kind << 8 | (unsigned)n};
 	return true;
@@ -295,9 +302,12 @@ bool table_jump_adopt(uint64_t table_base, uint64_t dependency)
 {
 	struct app_table table = {table_base, (enum entry_kind)(dependency >> 8 & 0xff)};
 	unsigned n = dependency & 0xff;
-	return (table.kind == ADDRESSES || table.kind == OFFSETS) && n < TABLE_JUMP_TABLES &&
-	       (dependency & ~(DEPENDENCY | 0xffff)) == 0 && table_constant(&table) &&
-	       take_number(n, &table);
+	if (!(table.kind == ADDRESSES || table.kind == OFFSETS) || n >= TABLE_JUMP_TABLES ||
+	    (dependency & ~(DEPENDENCY | 0xffff)) || !table_constant(&table) ||
+	    !take_number(n, &table))
+		return false;
+	depend_on(&table);
+	return true;
 }
 
 void table_jumps_clear(struct jit_thread *t)

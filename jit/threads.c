@@ -84,8 +84,6 @@ size_t threads_frame_xsave_size(uint64_t *features)
 	return size < xsave_size ? size : xsave_size;
 }
 
-/* populate: the caller writes every page at once (a block fills its lookup table): one
- * system call instead of a page fault for each of them. */
 static void *map_rw(size_t len)
 {
 	long r = rt_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -125,7 +123,9 @@ static void reclaim_exited(void)
 /* A thread block with its runtime stack and lookup table, in no registry. */
 static struct jit_thread *block_new(void)
 {
-	/* (the table jumps' tables are written when their app tables are met: most are never) */
+	/* Faulted in at once up to its lookup table's end (the block fills that table): one
+	 * system call, not a fault per page. The table jumps' tables after it are written
+	 * when their app tables are met: most never are. */
 	struct jit_thread *t = map_rw(TB_MAPPING_SIZE);
 	if (t)
 		rt_populate_write(t, TB_TABLE_JUMPS);
