@@ -4,6 +4,7 @@
 #ifndef JIT_APP_MAP_H
 #define JIT_APP_MAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "jit_app.h"
@@ -17,6 +18,9 @@ void app_map_protect(uint64_t start, uint64_t end, uint32_t prot);
  * to the clients (image_mapped), as later adopted ones will. */
 void app_map_announce_images(void);
 /* mremap: [old, old+old_len) moves to new_start with new_len. */
+/* Whether [start, start + len) lies in one private mapping the app may read but not write
+ * (constant_slot.h's constant_range). */
+bool app_map_constant(uint64_t start, uint64_t len);
 void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint64_t new_len);
 
 #endif

@@ -1,32 +1,12 @@
 #include "constant_slot.h"
 
-#include <sys/mman.h>
-
 #include "app_copy.h"
+#include "app_map.h"
 #include "fragment.h"
-#include "jit_app.h"
-
-struct range_search {
-	uint64_t start, end;
-	bool constant;
-};
-
-static int find_constant_range(const struct jit_app_mapping *m, void *arg)
-{
-	struct range_search *s = arg;
-	if (s->start < m->start || s->end > m->end)
-		return m->start > s->start; /* (address order: past it, stop) */
-	s->constant = (m->flags & MAP_PRIVATE) && (m->prot & PROT_READ) && !(m->prot & PROT_WRITE);
-	return 1;
-}
 
 bool constant_range(uint64_t start, uint64_t len)
 {
-	struct range_search s = {start, start + len, false};
-	if (s.end < start)
-		return false;
-	jit_app_map_foreach(find_constant_range, &s);
-	return s.constant;
+	return app_map_constant(start, len);
 }
 
 bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t *target)
