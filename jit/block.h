@@ -90,6 +90,8 @@ struct jit_block {
 	int budget_count;
 	struct block_table_counter table_counter;
 	struct block_trace trace;
+	/* The flags are written before they are read where its branch goes (flags_ahead.h). */
+	bool flags_dead_after;
 };
 
 /* bi's operands (decoded on the first call; an instruction of the block being translated). */
@@ -97,6 +99,9 @@ const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi);
 
 /* Runs every registered client over the block. */
 void instrument_block(struct jit_block *b);
+/* Whether anything may be inserted into blocks: the instruction count, or a client that
+ * instruments them. */
+bool instrument_blocks_wanted(void);
 /* Whether a block's translation may depend on nothing but its code (persist.h): every
  * client that instruments blocks says when (keep_tag), and the instruction count, if kept,
  * is striped. */
@@ -141,8 +146,14 @@ void instrument_uncount(struct jit_thread *t, uint64_t pc, uint32_t remaining,
 /* Whether instruction i is counted at block start (REP string ones count per iteration). */
 bool instrument_counted(const struct jit_block *b, size_t i);
 
+/* How the status flags fare from instruction `from` to the end of the block: one is read
+ * before it is written, all are written, or neither by the end. `written`: the flags
+ * written before, and on return those written by where it stopped. */
+enum flags_use { FLAGS_READ, FLAGS_WRITTEN, FLAGS_UNDECIDED };
+enum flags_use block_flags_use(const struct jit_block *b, size_t from, uint32_t *written);
+
 /* True when some status flag may be read before it is written, from instruction `from`
- * to the end of the block (the block's exits count as reads). */
+ * to the end of the block (its exits count as reads, unless flags_dead_after). */
 bool block_flags_live_from(const struct jit_block *b, size_t from);
 
 #endif

@@ -1,8 +1,8 @@
 /* Count groups: consecutive blocks of a chain (translate.c) whose instructions the
  * built-in count adds once, where the group's first block starts, rather than once per
  * block. A block joins the group of the block before it when it is reached by falling
- * through a conditional branch that jumps far ahead (which mostly falls through: the
- * likely path is laid out straight, the unlikely one out of line; translate.c's
+ * through a conditional branch that jumps far ahead or very far back (which mostly falls
+ * through: the likely path is laid out straight, the unlikely one out of line; translate.c's
  * may_share_count) or by no branch at all.
  *
  * The count stays exact wherever it is read. Inside a group a thread has been counted for

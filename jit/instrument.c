@@ -509,6 +509,14 @@ void instrument_block(struct jit_block *b)
 			clients[i]->instrument_block(b, clients[i]->arg);
 }
 
+bool instrument_blocks_wanted(void)
+{
+	for (int i = 0; i < client_count; i++)
+		if (clients[i]->instrument_block)
+			return true;
+	return icount_is_striped() || icount_is_countdown();
+}
+
 bool instrument_may_keep(void)
 {
 	for (int i = 0; i < client_count; i++)
@@ -636,30 +644,37 @@ static bool hands_flags_over(const struct block_insn *bi)
 	}
 }
 
-bool block_flags_live_from(const struct jit_block *b, size_t from)
+enum flags_use block_flags_use(const struct jit_block *b, size_t from, uint32_t *written)
 {
 	const ZydisAccessedFlagsMask status = ZYDIS_CPUFLAG_CF | ZYDIS_CPUFLAG_PF |
 					      ZYDIS_CPUFLAG_AF | ZYDIS_CPUFLAG_ZF |
 					      ZYDIS_CPUFLAG_SF | ZYDIS_CPUFLAG_OF;
-	ZydisAccessedFlagsMask written = 0;
 	for (size_t i = from; i < b->length; i++) {
 		const ZydisAccessedFlags *f = b->insns[i].insn.cpu_flags;
 		if (!f || hands_flags_over(&b->insns[i]))
-			return true;
-		if (f->tested & status & ~written)
-			return true;
+			return FLAGS_READ;
+		if (f->tested & status & ~*written)
+			return FLAGS_READ;
 		if (writes_flags_conditionally(&b->insns[i]))
 			continue;
 		/* "Undefined" flags may be left as they were by the hardware: they do not count
 		 * as written, except AF (undefined after logical instructions, shifts and
 		 * multiplications: most blocks), which no x86-64 instruction reads but pushf
 		 * and lahf, and no compiler's code reads at all. */
-		written |= (f->modified | f->set_0 | f->set_1 | (f->undefined & ZYDIS_CPUFLAG_AF)) &
-			   status;
-		if (written == status)
-			return false;
+		*written |=
+		    (f->modified | f->set_0 | f->set_1 | (f->undefined & ZYDIS_CPUFLAG_AF)) &
+		    status;
+		if (*written == status)
+			return FLAGS_WRITTEN;
 	}
-	return true;
+	return FLAGS_UNDECIDED;
+}
+
+bool block_flags_live_from(const struct jit_block *b, size_t from)
+{
+	uint32_t written = 0;
+	enum flags_use use = block_flags_use(b, from, &written);
+	return use == FLAGS_READ || (use == FLAGS_UNDECIDED && !b->flags_dead_after);
 }
 
 size_t jit_thread_count(void)

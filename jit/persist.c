@@ -282,8 +282,12 @@ static struct fragment *take(struct kept *k)
 		return NULL;
 	for (uint16_t i = 0; i < r->slot_count; i++) {
 		const struct persist_slot *s = &record_slots(r)[i];
-		if (table_jump_is_dependency(s->value) ? !table_jump_adopt(s->slot, s->value)
-						       : !constant_slot_still(s->slot, s->value))
+		bool holds = s->slot & PERSIST_SLOT_WORD
+				 ? constant_slot_still(s->slot & ~PERSIST_SLOT_WORD, s->value)
+			     : table_jump_is_dependency(s->value)
+				 ? table_jump_adopt(s->slot, s->value)
+				 : constant_slot_still(s->slot, s->value);
+		if (!holds)
 			return NULL;
 	}
 	struct fragment *f = fragment_meta_alloc(sizeof *f);

@@ -32,7 +32,11 @@ struct persist_entry {
 	uint8_t *cache_pc;
 };
 
-/* An 8-byte slot of app memory whose value a translation used as a branch target. */
+/* An 8-byte slot of app memory whose value a translation used as a branch target (or, a
+ * tagged value, a table jump's dependency: table_jump_is_dependency), or, its address
+ * tagged with PERSIST_SLOT_WORD, a word of app code whose bytes it relied on (of any value:
+ * flags_ahead.h). */
+#define PERSIST_SLOT_WORD (1ull << 63)
 struct persist_slot {
 	uint64_t slot;
 	uint64_t value;

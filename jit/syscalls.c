@@ -53,6 +53,9 @@ static void print_stats(void)
 	    (unsigned long)code_cache_bytes_used(), translate_stats.links, hits,
 	    dispatch_stats.indirect_misses, translate_stats.flushes,
 	    translate_stats.partial_flushes, world_stops(), (unsigned long)threads_count());
+	if (translate_stats.flags_dead_ahead)
+		jit_message("jit stats: branches found to go where the flags are written first %lu",
+			    translate_stats.flags_dead_ahead);
 	if (persist_wanted())
 		jit_message("jit stats: kept fragments used %lu", persist_fragments_found());
 	if (table_jump_tables())

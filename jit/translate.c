@@ -11,6 +11,7 @@
 #include "count_groups.h"
 #include "count_place.h"
 #include "emit_instrumentation.h"
+#include "flags_ahead.h"
 #include "flush.h"
 #include "forked_code.h"
 #include "instruction_count.h"
@@ -45,12 +46,16 @@ enum {
 	 * (may_share_count): 64 and 256 measured the same, 0 (every forward branch) and 1024
 	 * worse on the python loop. */
 	FAR_BRANCH = 128,
+	/* How far back (may_share_count): nearer backward branches are loops' and others taken
+	 * as often as not (in sqlite, gzip, xz and sort 20-60% of those between 128 bytes and
+	 * 64 KiB back fall through). */
+	FAR_BACK_BRANCH = 64 << 10,
 	/* The last block's exits in both copies, and two for each block before it (its
 	 * branch taken, and its end: emit_chained_block_end). */
 	MAX_FRAGMENT_EXITS = MAX_COPIES * MAX_EXITS + 2 * (MAX_CHAIN - 1),
 	/* every exit of a persisted fragment, its stubs inline in the blocks' code included */
 	MAX_MADE_EXITS = 2 * MAX_FRAGMENT_EXITS,
-	MAX_CONSTANT_SLOTS = 8,
+	MAX_CONSTANT_SLOTS = 8 + FLAGS_AHEAD_MAX_WORDS,
 };
 
 struct jit_exit translate_indirect_exit = {.kind = EXIT_INDIRECT};
@@ -62,6 +67,8 @@ static ZydisDecoder decoder;
 static struct block_insn chain_insns[BLOCK_MAX_INSNS];
 static struct jit_block chain[MAX_CHAIN];
 static size_t chain_length;
+/* The app words outside the chain that its flags judgements rely on (flags_ahead.h). */
+static struct flags_ahead_words ahead_words;
 static struct jit_block block;
 static struct count_groups groups;
 static uint8_t fetch_buf[FETCH_MAX + 16];
@@ -240,6 +247,17 @@ static size_t fetch_code(uint64_t pc)
 		n += chunk;
 	}
 	return n;
+}
+
+bool translate_decode(const uint8_t *bytes, size_t len, uint64_t pc, struct block_insn *bi)
+{
+	if (ZYAN_FAILED(
+		ZydisDecoderDecodeInstruction(&decoder, &bi->context, bytes, len, &bi->insn)))
+		return false;
+	bi->pc = pc;
+	bi->bytes = bytes;
+	bi->ops_decoded = false;
+	return true;
 }
 
 const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi)
@@ -895,12 +913,18 @@ static bool is_relative_branch(const struct block_insn *bi)
 }
 
 /* Whether the status flags are all written at app pc `target` before any is read, from a
- * few instructions there when they were fetched with the chain (else no). The code made on
- * that answer depends on those bytes: they become part of the fragment's app range, so
- * that writing, unmapping or remapping them retires it as for its own code. */
+ * few instructions there. The code made on that answer depends on those bytes: when they
+ * were fetched with the chain they become part of the fragment's app range, so that
+ * writing, unmapping or remapping them retires it as for its own code; else they are
+ * judged where they lie and taken as constant slots (flags_ahead.h). */
 static bool flags_dead_at(struct translation *t, uint64_t target)
 {
 	enum { LOOK_AHEAD = 4 };
+	if (target < fetch_pc || target - fetch_pc >= fetch_length) {
+		bool dead = flags_dead_ahead(target, &ahead_words);
+		translate_stats.flags_dead_ahead += dead;
+		return dead;
+	}
 	struct block_insn insns[LOOK_AHEAD];
 	struct jit_block ahead = {.start_pc = target, .insns = insns};
 	size_t off = target - fetch_pc;
@@ -1563,6 +1587,11 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 		emit_inline_exit(&t, start, app_pc);
 	else if (!emit_fragment(&t))
 		return NULL;
+	for (int i = 0; i < ahead_words.count; i++) {
+		const struct persist_slot *w = &ahead_words.word[i];
+		fragment_depends_on(w->slot, w->slot + sizeof w->value);
+		note_constant_slot(&t, w->slot | PERSIST_SLOT_WORD, w->value);
+	}
 	if (t.failed || t.e.overflow)
 		return NULL;
 	const struct jit_block *tail = &chain[chain_length - 1];
@@ -1612,9 +1641,11 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 }
 
 /* Whether chain block k (k > 0) may share the count of the block before it: it follows
- * that block through no branch, or through a branch not taken that jumps far ahead.
- * Compilers lay out the unlikely side of a branch (error paths, rare cases) out of line,
- * away from the code that falls through; a branch over a few instructions nearby (an `if`
+ * that block through no branch, or through a branch not taken that jumps far ahead or
+ * very far back. Compilers lay out the unlikely side of a branch (error paths, rare cases)
+ * out of line, away from the code that falls through (a profile-guided build in a section
+ * of its own before the hot code: 94% of the python loop's branches more than 64 KiB back
+ * fall through); a branch over a few instructions nearby (an `if`
  * without `else`) is taken about as often as not, and taking a branch out of a group costs
  * more than the count the group saves (docs/performance.md). */
 static bool may_share_count(size_t k)
@@ -1628,7 +1659,26 @@ static bool may_share_count(size_t k)
 	uint64_t target = branch_target(last);
 	if (loop_laid_out_again() && (next_is_taken(k - 1) || leaves_loop(target)))
 		return true; /* a tight loop's way out (form_loop) */
-	return target > last->pc + FAR_BRANCH;
+	return target > last->pc + FAR_BRANCH || target + FAR_BACK_BRANCH < last->pc;
+}
+
+/* Where a chain block ends in a jump or call that says where it goes and leaves the flags
+ * to whatever runs there, whether that code writes them before it reads them (what is
+ * inserted at the block's start need not keep them: flags_ahead.h). Before the clients,
+ * which may ask (a replay compares the flags where a region ends only where they are live:
+ * where they are not, the code inserted there may have changed them). */
+static void judge_block_ends(void)
+{
+	for (size_t k = 0; k < chain_length; k++) {
+		struct jit_block *b = &chain[k];
+		const struct block_insn *last = &b->insns[b->length - 1];
+		ZydisMnemonic m = last->insn.mnemonic;
+		uint32_t written = 0;
+		b->flags_dead_after = (m == ZYDIS_MNEMONIC_JMP || m == ZYDIS_MNEMONIC_CALL) &&
+				      block_flags_use(b, 0, &written) == FLAGS_UNDECIDED &&
+				      flags_dead_after_branch(last, &ahead_words);
+		translate_stats.flags_dead_ahead += b->flags_dead_after;
+	}
 }
 
 /* Hands the chain's blocks to the clients in order; a block with two copies ends the chain
@@ -1653,8 +1703,12 @@ static struct fragment *translate(uint64_t app_pc, bool registered)
 		bool chain_fall = registered && decode_limit == BLOCK_MAX_INSNS;
 		enum exit_kind start = decode_chain(app_pc, chain_fall);
 		loop_body = start == EXIT_DIRECT && chain_fall ? form_loop(app_pc) : 0;
-		if (start == EXIT_DIRECT)
+		ahead_words.count = 0;
+		if (start == EXIT_DIRECT) {
+			if (instrument_blocks_wanted())
+				judge_block_ends();
 			instrument_chain();
+		}
 		translate_stats.blocks++;
 		bool stale = false;
 		struct fragment *f = try_translate(app_pc, start, registered, &stale);

@@ -32,6 +32,10 @@ struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns);
 struct block_insn;
 bool translate_ends_block(const struct block_insn *bi);
 
+/* Decodes the instruction at bytes[0, len) for app pc `pc` into bi (its operands left for
+ * block_insn_ops): false if it does not decode. */
+bool translate_decode(const uint8_t *bytes, size_t len, uint64_t pc, struct block_insn *bi);
+
 /* The app changed its memory map at [addr, addr + len): forget which of those pages were
  * found readable (all of them when the range wraps or is huge). */
 void translate_forget_readable_range(uint64_t addr, uint64_t len);
@@ -63,6 +67,9 @@ struct translate_stats {
 	uint64_t links;
 	uint64_t flushes;
 	uint64_t partial_flushes; /* only the fragments holding some pcs */
+	/* branches out of translations found to go where the flags are written first
+	 * (flags_ahead.h), each time it was asked */
+	uint64_t flags_dead_ahead;
 };
 extern struct translate_stats translate_stats;
 

@@ -2,7 +2,7 @@
  * branch between them not taken): the write retires the translation, and the thread must
  * leave where its block ends, to run the new code. Exits 3 when the rewritten `mov` ran,
  * 1 when the old translation of it did. */
-#include "page_rwx.inc"
+#include "page_protect.inc"
 	.text
 	.globl _start
 	.p2align 12

@@ -4,6 +4,7 @@
  * read-only again: the same branches must reach the new targets. Exit status: the sum of
  * what the targets reached add, 1 + 100 + 10 + 1000 = 1111, as 1111 & 0xff = 87 (202 if the
  * second round still went to the first targets). */
+#include "page_protect.inc"
 	.text
 	.globl _start
 _start:
@@ -13,27 +14,18 @@ round:	call *call_slot(%rip)
 	jmp *jump_slot(%rip)
 back:	dec %r12d
 	jz done
-	mov $3, %edx		/* PROT_READ | PROT_WRITE */
-	call protect_slots
+	protect_page call_slot, 3	/* PROT_READ | PROT_WRITE */
 	lea second_call(%rip), %rax
 	mov %rax, call_slot(%rip)
 	lea second_jump(%rip), %rax
 	mov %rax, jump_slot(%rip)
-	mov $1, %edx		/* PROT_READ */
-	call protect_slots
+	protect_page call_slot, 1	/* PROT_READ */
 	jmp round
 done:	mov %ebx, %edi
 	and $0xff, %edi
 	mov $60, %eax
 	syscall
 
-protect_slots:			/* mprotect(the slots' page, 4096, %edx) */
-	lea call_slot(%rip), %rdi
-	and $-4096, %rdi
-	mov $4096, %esi
-	mov $10, %eax
-	syscall
-	ret
 first_call:
 	add $1, %ebx
 	ret

@@ -4,7 +4,7 @@
  * so that it reads ZF first, before the branch is ever taken: the translation must follow.
  * Exits 0 when the rewritten code saw the app's ZF (set by the cmp before the branch), 1
  * when it saw the count's. */
-#include "page_rwx.inc"
+#include "page_protect.inc"
 	.text
 	.globl _start, loop, far
 	.p2align 12
