@@ -6,8 +6,8 @@
 #include "translate.h"
 
 enum {
-	WINDOW = 16, /* bytes read at each place: a prologue's first instructions, a PLT entry */
-	LOOK = 4,    /* instructions decoded there at most */
+	WINDOW = 32, /* bytes read at each place: a prologue's first instructions, a PLT entry */
+	LOOK = 8,    /* instructions decoded there at most */
 	HOPS = 3,    /* places followed: a call, its PLT entry, the function */
 };
 

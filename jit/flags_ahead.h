@@ -21,7 +21,7 @@
 
 #include "persist.h"
 
-enum { FLAGS_AHEAD_MAX_WORDS = 16 };
+enum { FLAGS_AHEAD_MAX_WORDS = 24 };
 
 /* The app words the answers given for one translation rely on. */
 struct flags_ahead_words {
