@@ -1,6 +1,8 @@
 /* Whether the status flags are dead where the app's code goes: judged from the first
  * instructions there, through up to three unconditional jumps or calls on the way (a call
- * into a shared library goes through its PLT entry, a jump through a constant slot).
+ * into a shared library goes through its PLT entry, a jump through a constant slot), and
+ * back to where a call returns when the function called is a leaf that writes neither
+ * memory nor the stack pointer before its `ret`.
  *
  * A block that ends in a call or a jump reads no flags itself, so without this every such
  * block counted as reading them all, and an update of the instruction count at its start
@@ -21,7 +23,7 @@
 
 #include "persist.h"
 
-enum { FLAGS_AHEAD_MAX_WORDS = 24 };
+enum { FLAGS_AHEAD_MAX_WORDS = 32 };
 
 /* The app words the answers given for one translation rely on. */
 struct flags_ahead_words {

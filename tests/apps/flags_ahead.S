@@ -4,15 +4,17 @@
  * the carry set by the code before it. Where the target first writes every flag, the
  * block's count update may change them; where the target reads the carry (setc), the
  * update must keep it.
- * Round 1 runs the three targets as built (xor first: they return 0), and a fourth call to
- * a function that reads the carry at once (it returns 1). Then the program makes the
- * targets' page writable, turns the first instruction of the three into `setc %al`, makes
- * the page read-only and executable again, and runs round 2: every call returns 1.
- * Exit status: 1 + 4 = 5 (2 when a block still counted as it did before the change, which
- * clears the carry). Given the argument `unchanged`, it leaves the targets as built: 1 + 1
- * = 2; given another, it changes them before round 1: 4 + 4 = 8 (2 when a block counted as
+ * Round 1 runs the three targets as built (xor first: they return 0), a call to a function
+ * that reads the carry at once, one to a leaf that writes no flags after which the caller
+ * reads the carry, and one to a leaf that returns elsewhere (it stores its return address),
+ * where the carry is read: those three add 1 each. Then the program makes the targets' page
+ * writable, turns the first instruction of the three into `setc %al`, makes the page
+ * read-only and executable again, and runs round 2: every call adds 1.
+ * Exit status: 3 + 6 = 9 (6 when a block still counted as it did before the change, which
+ * clears the carry). Given the argument `unchanged`, it leaves the targets as built: 3 + 3
+ * = 6; given another, it changes them before round 1: 6 + 6 = 12 (6 when a block counted as
  * it would have before the change: kept translations of an `unchanged` run).
- * Instructions: 130, 106 and 130. */
+ * Instructions: 194, 170 and 194. */
 #include "page_protect.inc"
 	.text
 	.globl _start
@@ -47,6 +49,28 @@ jumped:	add %eax, %ebx
 	ud2
 4:	call reads_carry
 	add %eax, %ebx
+	call set_carry
+	jc 5f
+	ud2
+5:	call pure_leaf		/* (writes no flags: what follows the call reads the carry) */
+	setc %al
+	movzbl %al, %eax
+	add %eax, %ebx
+	call set_carry
+	jc 6f
+	ud2
+6:	call redirecting_leaf	/* (returns elsewhere, which reads the carry) */
+	xor %eax, %eax		/* (never runs: writes every flag) */
+	ud2
+redirected:
+	setc %al
+	movzbl %al, %eax
+	add %eax, %ebx
+	call set_carry
+	jc 7f
+	ud2
+7:	call pure_leaf		/* (what follows the call writes every flag) */
+	xor %eax, %eax
 	dec %r12d
 	jz done
 	cmp $2, %r13d		/* (round 2 of a run that changed them at the start) */
@@ -85,6 +109,13 @@ plt_entry:
 reads_carry:
 	setc %al
 	movzbl %al, %eax
+	ret
+pure_leaf:
+	mov %rdi, %rax
+	ret
+redirecting_leaf:		/* a `ret` after a store: not where its call returns */
+	lea redirected(%rip), %rax
+	mov %rax, (%rsp)
 	ret
 
 	.balign 4096		/* the targets' page: changing it retires only what relies on it */
