@@ -9,7 +9,7 @@ bool constant_range(uint64_t start, uint64_t len)
 	return app_map_constant(start, len);
 }
 
-bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t *target)
+bool constant_slot_address(const struct block_insn *bi, uint64_t *slot)
 {
 	const ZydisDecodedOperand *op = &block_insn_ops(bi)[0];
 	if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || op->mem.base != ZYDIS_REGISTER_RIP ||
@@ -17,7 +17,13 @@ bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t 
 	    op->mem.segment == ZYDIS_REGISTER_GS || op->size != 64)
 		return false;
 	*slot = bi->pc + bi->insn.length + (uint64_t)bi->insn.raw.disp.value;
-	if (!constant_range(*slot, sizeof *target) || !app_copy_in(target, *slot, sizeof *target))
+	return true;
+}
+
+bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t *target)
+{
+	if (!constant_slot_address(bi, slot) || !constant_range(*slot, sizeof *target) ||
+	    !app_copy_in(target, *slot, sizeof *target))
 		return false;
 	fragment_depends_on(*slot, *slot + sizeof *target);
 	return true;

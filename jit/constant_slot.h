@@ -13,6 +13,9 @@
  * lookup; the slot's page counts as translated code, so that remapping it, unmapping it or
  * making it writable retires the translations (app_memory.c). */
 bool constant_slot_target(const struct block_insn *bi, uint64_t *slot, uint64_t *target);
+/* The slot's address, when bi's first operand is such a 64-bit RIP-relative one (nothing
+ * read or relied on yet). */
+bool constant_slot_address(const struct block_insn *bi, uint64_t *slot);
 
 /* Whether [start, start + len) lies in one private mapping that the app may read and not
  * write (it cannot change without mprotect, mmap, munmap or mremap, which the runtime sees). */

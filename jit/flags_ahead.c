@@ -50,12 +50,8 @@ static bool known_target(const struct block_insn *bi, uint64_t *target, struct f
 		*target = to;
 		return true;
 	}
-	if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || op->mem.base != ZYDIS_REGISTER_RIP ||
-	    op->mem.index != ZYDIS_REGISTER_NONE || op->mem.segment == ZYDIS_REGISTER_FS ||
-	    op->mem.segment == ZYDIS_REGISTER_GS || op->size != 64)
-		return false;
-	uint64_t slot = bi->pc + bi->insn.length + (uint64_t)op->mem.disp.value;
-	return (slot & 7) == 0 && rely_on(slot, slot + 8, w) &&
+	uint64_t slot;
+	return constant_slot_address(bi, &slot) && (slot & 7) == 0 && rely_on(slot, slot + 8, w) &&
 	       app_copy_in(target, slot, sizeof *target);
 }
 
