@@ -90,13 +90,7 @@ static bool dead_from(uint64_t pc, struct flags_ahead_words w, struct returns re
 			return false;
 		struct block_insn insns[LOOK];
 		struct jit_block ahead = {.start_pc = pc, .insns = insns};
-		size_t off = 0;
-		while (ahead.length < LOOK &&
-		       translate_decode(code + off, WINDOW - off, pc + off, &insns[ahead.length])) {
-			off += insns[ahead.length].insn.length;
-			if (translate_ends_block(&insns[ahead.length++]))
-				break;
-		}
+		size_t off = translate_decode_run(code, WINDOW, pc, &ahead, LOOK);
 		if (!ahead.length || !rely_on(pc, pc + off, &w))
 			return false;
 		enum flags_use use = block_flags_use(&ahead, 0, &written);

@@ -249,15 +249,24 @@ static size_t fetch_code(uint64_t pc)
 	return n;
 }
 
-bool translate_decode(const uint8_t *bytes, size_t len, uint64_t pc, struct block_insn *bi)
+size_t translate_decode_run(const uint8_t *bytes, size_t len, uint64_t pc, struct jit_block *b,
+			    size_t max)
 {
-	if (ZYAN_FAILED(
-		ZydisDecoderDecodeInstruction(&decoder, &bi->context, bytes, len, &bi->insn)))
-		return false;
-	bi->pc = pc;
-	bi->bytes = bytes;
-	bi->ops_decoded = false;
-	return true;
+	size_t off = 0;
+	while (b->length < max && off < len) {
+		struct block_insn *bi = &b->insns[b->length];
+		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(&decoder, &bi->context, bytes + off,
+							      len - off, &bi->insn)))
+			break;
+		bi->pc = pc + off;
+		bi->bytes = bytes + off;
+		bi->ops_decoded = false;
+		b->length++;
+		off += bi->insn.length;
+		if (translate_ends_block(bi))
+			break;
+	}
+	return off;
 }
 
 const ZydisDecodedOperand *block_insn_ops(const struct block_insn *bi)
@@ -928,23 +937,12 @@ static bool flags_dead_at(struct translation *t, uint64_t target)
 	struct block_insn insns[LOOK_AHEAD];
 	struct jit_block ahead = {.start_pc = target, .insns = insns};
 	size_t off = target - fetch_pc;
-	while (ahead.length < LOOK_AHEAD && target >= fetch_pc && off < fetch_length) {
-		struct block_insn *bi = &insns[ahead.length];
-		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(
-			&decoder, &bi->context, fetch_buf + off, fetch_length - off, &bi->insn)))
-			break;
-		bi->pc = fetch_pc + off;
-		bi->bytes = fetch_buf + off;
-		bi->ops_decoded = false;
-		ahead.length++;
-		off += bi->insn.length;
-		if (translate_ends_block(bi))
-			break;
-	}
+	uint64_t end = target + translate_decode_run(fetch_buf + off, fetch_length - off, target,
+						     &ahead, LOOK_AHEAD);
 	if (block_flags_live_from(&ahead, 0))
 		return false;
-	if (fetch_pc + off > t->looked_at_end)
-		t->looked_at_end = fetch_pc + off;
+	if (end > t->looked_at_end)
+		t->looked_at_end = end;
 	return true;
 }
 

@@ -32,9 +32,12 @@ struct fragment *translate_block_limited(uint64_t app_pc, uint32_t max_insns);
 struct block_insn;
 bool translate_ends_block(const struct block_insn *bi);
 
-/* Decodes the instruction at bytes[0, len) for app pc `pc` into bi (its operands left for
- * block_insn_ops): false if it does not decode. */
-bool translate_decode(const uint8_t *bytes, size_t len, uint64_t pc, struct block_insn *bi);
+/* Decodes the code at bytes[0, len), app pc `pc` on, into b's instructions after those it
+ * has (their operands left for block_insn_ops), until b holds `max`, one does not decode,
+ * or one ends the block: the bytes decoded. */
+struct jit_block;
+size_t translate_decode_run(const uint8_t *bytes, size_t len, uint64_t pc, struct jit_block *b,
+			    size_t max);
 
 /* The app changed its memory map at [addr, addr + len): forget which of those pages were
  * found readable (all of them when the range wraps or is huge). */
