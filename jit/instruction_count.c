@@ -151,6 +151,19 @@ bool icount_is_countdown(void)
 	return countdown;
 }
 
+bool icount_is_countdown_slot(int slot)
+{
+	return countdown && (slot == icount_slot + DOWN_STRIPE0 || slot == icount_slot + DOWN_STRIPE1);
+}
+
+int icount_countdown_check(const struct jit_block *b)
+{
+	for (int i = 0; i < b->budget_count; i++)
+		if (icount_is_countdown_slot(b->budgets[i].slot))
+			return i;
+	return -1;
+}
+
 bool icount_is_striped(void)
 {
 	return icount_slot >= 0 && !countdown;

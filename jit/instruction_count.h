@@ -19,8 +19,13 @@ uint32_t icount_uncount(struct jit_thread *t, uint32_t remaining, uint32_t budge
 /* Whether the count is kept in striped counters (blocks may share their updates: count
  * groups), rather than not at all or as a countdown. */
 bool icount_is_striped(void);
-/* Whether the count is kept as a countdown (a budget checked in every block). */
+/* Whether the count is kept as a countdown (a budget checked in every block, or once
+ * for a count group: count_groups.h). */
 bool icount_is_countdown(void);
+/* Whether a budget check on this slot is the countdown's. */
+bool icount_is_countdown_slot(int slot);
+/* The index in b->budgets of the countdown's check, or -1. */
+int icount_countdown_check(const struct jit_block *b);
 
 /* The index in b->counters of the striped count's counter (whose slots are
  * interchangeable: the count is their sum), or -1: no count, or the countdown (a budget

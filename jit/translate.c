@@ -115,7 +115,8 @@ struct translation {
 	bool falls_into_next;
 	/* ... through its conditional branch taken, not through its fall-through path */
 	bool next_is_taken;
-	/* the block has a callout (a client's, a budget check's, a full trace buffer's) */
+	/* the block has a callout that may want the thread to leave at the block's end (a
+	 * client's, a budget check's but the count's countdown's, a full trace buffer's) */
 	bool block_calls_out;
 	/* the app may write the chain's code where it is (code_pages_may_change) */
 	bool code_may_change;
@@ -769,7 +770,7 @@ static struct jit_callout_exit *new_callout_exit(struct translation *t,
 	struct jit_exit *rec = new_exit(t, EXIT_CALLOUT, pc);
 	if (!rec)
 		return NULL;
-	t->block_calls_out = true;
+	t->block_calls_out |= !is_budget || !icount_is_countdown_slot(c->slot);
 	rec->block_remaining = block_remaining;
 	struct jit_callout_exit *call = jit_callout_exit_of(rec);
 	call->callout = c->fn;
@@ -1402,7 +1403,9 @@ static void emit_chained_block_end(struct translation *t, uint64_t next_pc)
 
 /* Whether the thread may have to leave the cache where the block falls through into the
  * next one: when a callout of the block asks for it (a region's transition at the end of
- * the event's block, seed 000; a signal that came meanwhile), when a safe point is wanted
+ * the event's block, seed 000; a signal that came meanwhile: not the countdown's, in every
+ * block of a replay, whose signals the replay delivers itself and which stops the thread
+ * exactly by jit_callout_limit_block), when a safe point is wanted
  * now (the thread stops at its block's end), or when the app may write the chain's code
  * (a block that writes the next one retires the translation, and must run the new code).
  * Elsewhere a thread made to leave (a signal, a stopped world, a retirement) does so at
