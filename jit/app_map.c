@@ -65,16 +65,15 @@ static bool grow(size_t need)
 
 static void drop_path(struct jit_app_mapping *m)
 {
-	if (m->path && m->path[0] != '[')
-		rt_free((char *)m->path);
+	rt_free((char *)m->path);
 	m->path = NULL;
 }
 
+/* Every name is copied, "[heap]" and the like too: a replay's come from the pinball, in
+ * memory its reader frees. */
 static const char *copy_path(const char *path)
 {
-	if (!path || path[0] == '[')
-		return path; /* static names */
-	return rt_strdup(path);
+	return path ? rt_strdup(path) : NULL;
 }
 
 /* Cuts [start, end) out of every mapping, splitting where needed. */

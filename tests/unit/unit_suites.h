@@ -12,5 +12,6 @@ Suite *rt_syscall_suite(void);
 Suite *rt_sort_suite(void);
 Suite *rt_crc32c_suite(void);
 Suite *syscall_model_suite(void);
+Suite *app_map_suite(void);
 
 #endif
