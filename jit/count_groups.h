@@ -12,7 +12,18 @@
  * through code that subtracts rest_after[k] on its way to the target, a thread leaving at
  * block k's end through its fall-through site has the dispatcher take it back (and give it
  * back if it resumes inside), and a branch into block k from elsewhere (a chain entry)
- * goes through code that adds what block k's group still counts from k on. */
+ * goes through code that adds what block k's group still counts from k on.
+ *
+ * Under the countdown (a replay's exact stops: instruction_count.c) the group's first
+ * block checks the budget for the whole group, and the blocks inside check nothing: a
+ * check that fires there may find the stop inside the group, where jit_callout_limit_block
+ * runs the first block alone and sends the thread to the next block's chain entry, which
+ * checks what the group counts from there on (every entry into block k from elsewhere
+ * does). A taken branch out of block k gives rest_after[k] back to the budget, and so does
+ * the dispatcher for a thread leaving at a fall-through site (rare: translate.c joins no
+ * block to one whose callouts want a site), which then goes on through the next block's
+ * entry. No group holds a REP string instruction, whose iterations the next check must
+ * see. */
 #ifndef JIT_COUNT_GROUPS_H
 #define JIT_COUNT_GROUPS_H
 
@@ -33,6 +44,8 @@ struct count_groups {
 	bool inside[COUNT_GROUP_MAX_BLOCKS];
 	/* the client slot block k's count goes to (its group's), -1: none */
 	int slot[COUNT_GROUP_MAX_BLOCKS];
+	/* under the countdown, the check of block k's group (what an entry into it makes) */
+	struct block_callout check[COUNT_GROUP_MAX_BLOCKS];
 };
 
 /* Forms the groups of the n instrumented blocks of a chain and moves the count of each

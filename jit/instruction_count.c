@@ -153,7 +153,8 @@ bool icount_is_countdown(void)
 
 bool icount_is_countdown_slot(int slot)
 {
-	return countdown && (slot == icount_slot + DOWN_STRIPE0 || slot == icount_slot + DOWN_STRIPE1);
+	return countdown &&
+	       (slot == icount_slot + DOWN_STRIPE0 || slot == icount_slot + DOWN_STRIPE1);
 }
 
 int icount_countdown_check(const struct jit_block *b)

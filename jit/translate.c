@@ -40,8 +40,8 @@ enum {
 	/* Basic blocks a fragment may chain through their fall-through paths. */
 	MAX_CHAIN = COUNT_GROUP_MAX_BLOCKS,
 	/* A block's code for its count group: the count taken back on its branch out, or
-	 * added at an entry into it (count_groups.h). */
-	CACHE_PER_GROUP_BLOCK = 2 * 64,
+	 * added (or checked, and its callout) at an entry into it (count_groups.h). */
+	CACHE_PER_GROUP_BLOCK = 3 * 64,
 	/* How far ahead a conditional branch jumps for its fall-through to share the count
 	 * (may_share_count): 64 and 256 measured the same, 0 (every forward branch) and 1024
 	 * worse on the python loop. */
@@ -797,11 +797,12 @@ static struct jit_callout_exit *emit_callout(struct translation *t, const struct
 	return call;
 }
 
-/* sub $amount,%gs:slot; when negative, the callout (`remaining`: the block's counted
- * instructions; `budgets_done`: as emit_callout's), out of line (emit_pending_checks).
- * Flags are preserved when live. */
-static void emit_slot_check(struct translation *t, const struct block_callout *c, uint32_t amount,
-			    uint32_t remaining, bool flags_live, bool is_budget, int budgets_done)
+/* sub $amount,%gs:slot; when negative, the callout at the block starting at pc
+ * (`remaining`: the block's counted instructions; `budgets_done`: as emit_callout's), out
+ * of line (emit_pending_checks). Flags are preserved when live. */
+static void emit_slot_check(struct translation *t, const struct block_callout *c, uint64_t pc,
+			    uint32_t amount, uint32_t remaining, bool flags_live, bool is_budget,
+			    int budgets_done)
 {
 	struct emitter *e = &t->e;
 	if (flags_live)
@@ -811,7 +812,7 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	if (flags_live)
 		emit_restore_flags(e);
 	struct jit_callout_exit *call =
-	    new_callout_exit(t, c, block.start_pc, remaining, is_budget, budgets_done);
+	    new_callout_exit(t, c, pc, remaining, is_budget, budgets_done);
 	if (!call)
 		return;
 	t->not_persistable = true; /* (a count's check: by the thread's state) */
@@ -1284,11 +1285,12 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 		 * the record, and its clients hear of it (block_left). */
 		if (traced)
 			emit_trace_header(&t->e, &block.trace);
-		emit_slot_check(t, &block.trace.full, block.trace.bytes, counted,
+		emit_slot_check(t, &block.trace.full, block.start_pc, block.trace.bytes, counted,
 				block_flags_live_from(&block, 0), false, 0);
 	}
 	for (int i = 0; i < block.budget_count; i++)
-		emit_slot_check(t, &block.budgets[i], counted, counted, keep_flags, true, i + 1);
+		emit_slot_check(t, &block.budgets[i], block.start_pc, counted, counted, keep_flags,
+				true, i + 1);
 	bool ended = false;
 	struct held_marks held;
 	bool can_hold = has_memory_marks(&block) && held_marks_choose(&block, &held);
@@ -1436,17 +1438,19 @@ static void emit_group_uncounts(struct translation *t)
 	for (int i = 0; i < t->uncount_count; i++) {
 		const struct pending_uncount *u = &t->uncounts[i];
 		patch_branch(t, u->field, t->e.cur);
+		/* (the countdown's budget gets back what it was taken) */
+		int64_t back = icount_is_countdown() ? u->rest : -(int64_t)u->rest;
 		if (u->flags_live)
-			emit_add_gs_keep_flags(&t->e, slot_offset(u->slot), -u->rest);
+			emit_add_gs_keep_flags(&t->e, slot_offset(u->slot), back);
 		else
-			emit_add_gs(&t->e, slot_offset(u->slot), -u->rest);
+			emit_add_gs(&t->e, slot_offset(u->slot), back);
 		emit_direct_jump(t, u->target);
 	}
 }
 
 /* Where chain block k is entered from elsewhere: directly (first adding what its count
- * group counts from it on, when its group began before it), and through its indirect
- * entry, which goes the same way. */
+ * group counts from it on, when its group began before it; under the countdown, checking
+ * it), and through its indirect entry, which goes the same way. */
 static void emit_chain_entry(struct translation *t, size_t k)
 {
 	t->block_direct_entry[k] = t->block_code[k];
@@ -1454,7 +1458,11 @@ static void emit_chain_entry(struct translation *t, size_t k)
 		t->block_direct_entry[k] = t->e.cur;
 		uint32_t off = slot_offset(groups.slot[k]),
 			 amount = groups.own[k] + groups.rest_after[k];
-		if (block_flags_live_from(&chain[k], 0))
+		bool flags_live = block_flags_live_from(&chain[k], 0);
+		if (icount_is_countdown())
+			emit_slot_check(t, &groups.check[k], chain[k].start_pc, amount, amount,
+					flags_live, true, 0);
+		else if (flags_live)
 			emit_add_gs_keep_flags(&t->e, off, amount);
 		else
 			emit_add_gs(&t->e, off, amount);
@@ -1682,6 +1690,14 @@ static void judge_block_ends(void)
 	}
 }
 
+static bool has_callouts(const struct jit_block *b)
+{
+	for (size_t i = 0; i < b->length; i++)
+		if (b->insns[i].callout_count)
+			return true;
+	return false;
+}
+
 /* Hands the chain's blocks to the clients in order; a block with two copies ends the chain
  * (its copies would have to meet again for the next block). Then forms the count groups. */
 static void instrument_chain(void)
@@ -1692,8 +1708,13 @@ static void instrument_chain(void)
 			chain_length = k + 1;
 	}
 	bool may_join[MAX_CHAIN] = {false};
+	/* (under the countdown, a block joins none whose end has a fall-through site:
+	 * count_groups.h; see needs_fall_through_site) */
+	bool sites = icount_is_countdown() &&
+		     (!threads_may_link() || (chain_length > 1 && chain_code_may_change()));
 	for (size_t k = 1; k < chain_length; k++)
-		may_join[k] = may_share_count(k);
+		may_join[k] = may_share_count(k) &&
+			      !(icount_is_countdown() && (sites || has_callouts(&chain[k - 1])));
 	count_groups_form(chain, chain_length, may_join, &groups);
 }
 
