@@ -75,10 +75,10 @@ void count_groups_form(struct jit_block *chain, size_t n, const bool *may_join,
 		}
 		head = k;
 		head_shared = shared;
-		g->slot[k] = icount_is_countdown() ? count_slot(&chain[k], shared)
-						   : count_slot(&chain[k], icount_stripe_counter(&chain[k]));
+		int own = icount_is_countdown() ? shared : icount_stripe_counter(&chain[k]);
+		g->slot[k] = count_slot(&chain[k], own);
 		g->check[k] = icount_is_countdown() && shared >= 0 ? chain[k].budgets[shared]
-								    : (struct block_callout){0};
+								   : (struct block_callout){0};
 	}
 	uint32_t rest = 0;
 	for (size_t k = n; k-- > 0;) {
