@@ -6,6 +6,7 @@
 #include "app_memory.h"
 #include "block.h"
 #include "code_pages.h"
+#include "cpuid_table.h"
 #include "emit_instrumentation.h"
 #include "flush.h"
 #include "instruction_count.h"
@@ -525,6 +526,7 @@ bool instrument_may_keep(void)
 	return !icount_is_countdown();
 }
 
+/* The clients' kept callouts in turn, then the runtime's own (cpuid_table.h). */
 int instrument_kept_callout_number(jit_callout_fn fn)
 {
 	int n = 0;
@@ -532,7 +534,7 @@ int instrument_kept_callout_number(jit_callout_fn fn)
 		for (const jit_callout_fn *k = clients[i]->kept_callouts; k && *k; k++, n++)
 			if (*k == fn)
 				return n;
-	return -1;
+	return fn == cpuid_table_answer ? n : -1;
 }
 
 jit_callout_fn instrument_kept_callout(uint32_t number)
@@ -542,7 +544,7 @@ jit_callout_fn instrument_kept_callout(uint32_t number)
 		for (const jit_callout_fn *k = clients[i]->kept_callouts; k && *k; k++, n++)
 			if (n == number)
 				return *k;
-	return NULL;
+	return n == number ? cpuid_table_answer : NULL;
 }
 
 bool instrument_keep_tag(uint64_t *tag)

@@ -18,6 +18,7 @@
 #include "code_cache.h"
 #include "code_pages.h"
 #include "config.h"
+#include "cpuid_table.h"
 #include "dispatcher.h"
 #include "forked_code.h"
 #include "fragment.h"
@@ -53,6 +54,10 @@ static void print_stats(void)
 	    (unsigned long)code_cache_bytes_used(), translate_stats.links, hits,
 	    dispatch_stats.indirect_misses, translate_stats.flushes,
 	    translate_stats.partial_flushes, world_stops(), (unsigned long)threads_count());
+	if (cpuid_table_answered() || cpuid_table_asked())
+		jit_message(
+		    "jit stats: cpuid answered from the run's table %lu, asked of the CPU %lu",
+		    cpuid_table_answered(), cpuid_table_asked());
 	if (translate_stats.flags_dead_ahead)
 		jit_message("jit stats: branches found to go where the flags are written first %lu",
 			    translate_stats.flags_dead_ahead);
@@ -71,6 +76,7 @@ void jit_process_exit(int status)
 {
 	instrument_at_exit(status);
 	persist_save();
+	cpuid_table_save();
 	forked_code_report();
 	persist_end();
 	if (jit_config.stats)
@@ -450,6 +456,7 @@ static void before_exec(struct jit_thread *t)
 	instrument_before_exec(t);
 	if (!t->vfork_child) {
 		persist_save();
+		cpuid_table_save();
 		forked_code_report();
 	}
 }

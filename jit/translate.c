@@ -9,6 +9,7 @@
 #include "config.h"
 #include "constant_slot.h"
 #include "count_groups.h"
+#include "cpuid_table.h"
 #include "count_place.h"
 #include "emit_instrumentation.h"
 #include "flags_ahead.h"
@@ -1712,6 +1713,7 @@ static void instrument_chain(void)
 {
 	for (size_t k = 0; k < chain_length; k++) {
 		instrument_block(&chain[k]);
+		cpuid_table_instrument(&chain[k]);
 		if (has_skip_copy(&chain[k]))
 			chain_length = k + 1;
 	}

@@ -120,13 +120,17 @@ void nondet_execute(struct jit_thread *t, uintptr_t code, struct nondet_result *
 	case NONDET_RDTSCP:
 		__asm__ volatile("rdtscp" : "=a"(a), "=d"(d), "=c"(c));
 		break;
-	case NONDET_CPUID:
+	case NONDET_CPUID: {
 		r->in_eax = (uint32_t)jit_thread_gpr(t, JIT_GPR_RAX);
 		r->in_ecx = (uint32_t)jit_thread_gpr(t, JIT_GPR_RCX);
-		__asm__ volatile("cpuid"
-				 : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
-				 : "a"(r->in_eax), "c"(r->in_ecx));
+		uint32_t out[4];
+		jit_cpuid(r->in_eax, r->in_ecx, out);
+		a = out[0];
+		b = out[1];
+		c = out[2];
+		d = out[3];
 		break;
+	}
 	case NONDET_XGETBV:
 		r->in_ecx = (uint32_t)jit_thread_gpr(t, JIT_GPR_RCX);
 		__asm__ volatile("xgetbv" : "=a"(a), "=d"(d) : "c"(r->in_ecx));

@@ -293,6 +293,11 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr);
  * at the block's start limit it, the smallest limit holds. */
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
 
+/* What `cpuid` answers for leaf and subleaf (eax, ebx, ecx, edx), from the table the run's
+ * processes share where the leaf does not name the CPU that asks (a recorder executing the
+ * app's `cpuid` in its place). From a callout or hook. */
+void jit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
+
 /* From a callout that asked for a safe point on its own thread (jit_request_safe_point,
  * say through a client's event): the clients' safe_point hooks run now, at the callout's
  * instruction with the count before it, instead of at the end of the block. */

@@ -16,6 +16,7 @@
 #include "../app_memory.h"
 #include "../block.h"
 #include "../config.h"
+#include "../cpuid_table.h"
 #include "../dispatcher.h"
 #include "../messages.h"
 #include "../perf_map.h"
@@ -194,6 +195,7 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	if (dynamic)
 		report_image(exe.interp, &interp);
 	persist_session(o->session_dir);
+	cpuid_table_start(o->session_dir);
 	persist_start(o->persist_dir, jit_config.app_exe_path, o->argv0 == NULL);
 	t->gpr[JIT_GPR_RSP] = stack.sp;
 	t->rflags = 0x202;

@@ -1,0 +1,170 @@
+#include "cpuid_table.h"
+
+#include <cpuid.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "block.h"
+#include "rt_format.h"
+#include "rt_syscall.h"
+#include "thread_block.h"
+
+enum { TABLE_MAX = 128 };
+
+struct answer {
+	uint32_t leaf, sub;
+	uint32_t r[4]; /* eax, ebx, ecx, edx */
+};
+
+/* Under the runtime's lock, as every callout and translation. */
+static struct answer table[TABLE_MAX];
+static unsigned count;
+static unsigned in_file; /* the entries the session's file held, or this process wrote */
+static const char *dir;
+static uint64_t answered, asked;
+
+/* Leaves whose answer depends on the CPU that runs the instruction. */
+static bool names_the_cpu(uint32_t leaf)
+{
+	switch (leaf) {
+	case 0x1:	 /* EBX: the initial APIC id */
+	case 0xb:	 /* EDX: the x2APIC id */
+	case 0x1a:	 /* the core's type, on hybrid parts */
+	case 0x1f:	 /* EDX: the x2APIC id */
+	case 0x8000001e: /* AMD: the extended APIC id */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Leaves that ignore ECX (C libraries leave whatever was there): one entry each, not one
+ * per value. Every other leaf is told apart by its subleaf. */
+static bool ignores_subleaf(uint32_t leaf)
+{
+	switch (leaf) {
+	case 0x0:
+	case 0x2:
+	case 0x3:
+	case 0x5:
+	case 0x6:
+	case 0xa:
+	case 0x15:
+	case 0x16:
+	case 0x80000000:
+	case 0x80000001:
+	case 0x80000002:
+	case 0x80000003:
+	case 0x80000004:
+	case 0x80000005:
+	case 0x80000006:
+	case 0x80000007:
+	case 0x80000008:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void path_of(char *out, size_t size, const char *name)
+{
+	rt_format(out, size, "%s/%s", dir, name);
+}
+
+void cpuid_table_start(const char *session_dir)
+{
+	dir = session_dir;
+	if (!dir)
+		return;
+	char path[4096];
+	path_of(path, sizeof path, "cpuid");
+	long fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	long n = rt_read((int)fd, table, sizeof table);
+	rt_close((int)fd);
+	count = n > 0 ? (unsigned)((size_t)n / sizeof table[0]) : 0;
+	in_file = count;
+}
+
+void cpuid_table_save(void)
+{
+	if (!dir || count <= in_file)
+		return;
+	char path[4096], tmp[4096];
+	path_of(path, sizeof path, "cpuid");
+	rt_format(tmp, sizeof tmp, "%s/cpuid.%ld", dir, rt_getpid());
+	long fd = rt_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	size_t bytes = count * sizeof table[0];
+	bool written = rt_write_all((int)fd, table, bytes) == (long)bytes;
+	rt_close((int)fd);
+	/* (whole or not at all: a process reading it meanwhile sees the old one) */
+	if (written && rt_syscall2(SYS_rename, (long)tmp, (long)path) == 0)
+		in_file = count;
+	else
+		rt_syscall1(SYS_unlink, (long)tmp);
+}
+
+static const struct answer *find(uint32_t leaf, uint32_t sub)
+{
+	for (unsigned i = 0; i < count; i++)
+		if (table[i].leaf == leaf && table[i].sub == sub)
+			return &table[i];
+	return NULL;
+}
+
+void jit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+{
+	uint32_t key = ignores_subleaf(leaf) ? 0 : subleaf;
+	const struct answer *a = names_the_cpu(leaf) ? NULL : find(leaf, key);
+	if (a) {
+		answered++;
+		memcpy(out, a->r, sizeof a->r);
+		return;
+	}
+	asked++;
+	__cpuid_count(leaf, subleaf, out[0], out[1], out[2], out[3]);
+	if (!names_the_cpu(leaf) && count < TABLE_MAX) {
+		table[count] = (struct answer){leaf, key, {out[0], out[1], out[2], out[3]}};
+		count++;
+	}
+}
+
+void cpuid_table_answer(const struct jit_callout *c)
+{
+	struct jit_thread *t = c->thread;
+	uint32_t r[4];
+	jit_cpuid((uint32_t)t->gpr[JIT_GPR_RAX], (uint32_t)t->gpr[JIT_GPR_RCX], r);
+	t->gpr[JIT_GPR_RAX] = r[0];
+	t->gpr[JIT_GPR_RBX] = r[1];
+	t->gpr[JIT_GPR_RCX] = r[2];
+	t->gpr[JIT_GPR_RDX] = r[3];
+}
+
+void cpuid_table_instrument(struct jit_block *b)
+{
+	for (size_t i = 0; i < b->length; i++) {
+		struct block_insn *bi = &b->insns[i];
+		if (bi->insn.mnemonic != ZYDIS_MNEMONIC_CPUID || bi->callout_count ||
+		    bi->suppressed)
+			continue;
+		/* (an argument of its own: a restarted block leaves out the callouts already
+		 * run at its first instruction by their arguments) */
+		jit_insert_callout(b, i, cpuid_table_answer, table);
+		if (bi->callout_count)
+			jit_suppress_insn(b, i);
+	}
+}
+
+uint64_t cpuid_table_answered(void)
+{
+	return answered;
+}
+
+uint64_t cpuid_table_asked(void)
+{
+	return asked;
+}
