@@ -1,6 +1,6 @@
 #include "cpu_id.h"
 
-#include <cpuid.h>
+#include "instrument.h"
 
 enum vendor { UNKNOWN, INTEL, AMD, OTHER };
 
@@ -8,19 +8,29 @@ static enum vendor vendor = UNKNOWN;
 static unsigned family;
 static bool bmi2;
 
+bool cpu_id_leaf(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+{
+	uint32_t max[4];
+	jit_cpuid(leaf & 0x80000000u, 0, max);
+	if (max[0] < leaf)
+		return false;
+	jit_cpuid(leaf, subleaf, out);
+	return true;
+}
+
 static void identify(void)
 {
-	unsigned eax, ebx, ecx, edx;
+	uint32_t r[4]; /* eax, ebx, ecx, edx */
 	vendor = OTHER;
-	if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
+	if (!cpu_id_leaf(0, 0, r))
 		return;
-	if (ebx == 0x756e6547 && edx == 0x49656e69 && ecx == 0x6c65746e) /* GenuineIntel */
+	if (r[1] == 0x756e6547 && r[3] == 0x49656e69 && r[2] == 0x6c65746e) /* GenuineIntel */
 		vendor = INTEL;
-	if (ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163) /* AuthenticAMD */
+	if (r[1] == 0x68747541 && r[3] == 0x69746e65 && r[2] == 0x444d4163) /* AuthenticAMD */
 		vendor = AMD;
-	if (__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-		family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
-	bmi2 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & (1u << 8));
+	if (cpu_id_leaf(1, 0, r))
+		family = ((r[0] >> 8) & 0xf) + ((r[0] >> 20) & 0xff);
+	bmi2 = cpu_id_leaf(7, 0, r) && (r[1] & (1u << 8));
 }
 
 bool cpu_is_intel(void)

@@ -4,6 +4,11 @@
 #define JIT_CPU_ID_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+/* Leaf and subleaf's eax, ebx, ecx, edx through the run's table (cpuid_table.h), or false
+ * when the CPU has no such leaf. */
+bool cpu_id_leaf(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
 
 bool cpu_is_intel(void);
 bool cpu_is_amd(void);

@@ -116,28 +116,36 @@ static const struct answer *find(uint32_t leaf, uint32_t sub)
 	return NULL;
 }
 
-void jit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+/* Whether the table had the answer. */
+static bool lookup(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
 {
 	uint32_t key = ignores_subleaf(leaf) ? 0 : subleaf;
 	const struct answer *a = names_the_cpu(leaf) ? NULL : find(leaf, key);
 	if (a) {
-		answered++;
 		memcpy(out, a->r, sizeof a->r);
-		return;
+		return true;
 	}
-	asked++;
 	__cpuid_count(leaf, subleaf, out[0], out[1], out[2], out[3]);
 	if (!names_the_cpu(leaf) && count < TABLE_MAX) {
 		table[count] = (struct answer){leaf, key, {out[0], out[1], out[2], out[3]}};
 		count++;
 	}
+	return false;
+}
+
+void jit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+{
+	lookup(leaf, subleaf, out);
 }
 
 void cpuid_table_answer(const struct jit_callout *c)
 {
 	struct jit_thread *t = c->thread;
 	uint32_t r[4];
-	jit_cpuid((uint32_t)t->gpr[JIT_GPR_RAX], (uint32_t)t->gpr[JIT_GPR_RCX], r);
+	if (lookup((uint32_t)t->gpr[JIT_GPR_RAX], (uint32_t)t->gpr[JIT_GPR_RCX], r))
+		answered++;
+	else
+		asked++;
 	t->gpr[JIT_GPR_RAX] = r[0];
 	t->gpr[JIT_GPR_RBX] = r[1];
 	t->gpr[JIT_GPR_RCX] = r[2];

@@ -23,7 +23,8 @@ void cpuid_table_answer(const struct jit_callout *c);
 /* Writes the table back for the run's next processes, if this one learned leaves they
  * have not. Before an exec and at exit. */
 void cpuid_table_save(void);
-/* How many `cpuid` the table answered, and how many it had to ask the CPU. */
+/* How many of the app's `cpuid` instructions the table answered, and how many it had to
+ * ask the CPU (the runtime's own questions, and a recorder's, are not counted). */
 uint64_t cpuid_table_answered(void);
 uint64_t cpuid_table_asked(void);
 

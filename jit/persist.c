@@ -1,6 +1,5 @@
 #include "persist.h"
 
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -95,8 +94,8 @@ static uint64_t family_of(const char *exe_path)
 	h = hash_bytes(h, config, sizeof config);
 	unsigned leaves[][2] = {{0, 0}, {1, 0}, {7, 0}, {0xd, 0}, {0xd, 1}};
 	for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++) {
-		unsigned r[4] = {0};
-		__cpuid_count(leaves[i][0], leaves[i][1], r[0], r[1], r[2], r[3]);
+		uint32_t r[4] = {0};
+		jit_cpuid(leaves[i][0], leaves[i][1], r);
 		if (leaves[i][0] == 1)
 			r[1] = 0; /* (the APIC id of the CPU it ran on) */
 		h = hash_bytes(h, r, sizeof r);

@@ -1,13 +1,13 @@
 #include "threads.h"
 
 #include <asm/prctl.h>
-#include <cpuid.h>
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "cpu_id.h"
 #include "instrument.h"
 #include "rt_alloc.h"
 #include "rt_syscall.h"
@@ -57,17 +57,17 @@ static uint64_t read_xcr0(void)
 int threads_init(uint64_t hwcap2, const char **why)
 {
 	use_fsgsbase = (hwcap2 & HWCAP2_FSGSBASE) != 0;
-	unsigned eax, ebx, ecx, edx;
-	if (!__get_cpuid_count(0xd, 0, &eax, &ebx, &ecx, &edx) || ebx > TB_XSAVE_SIZE) {
+	uint32_t r[4]; /* eax, ebx, ecx, edx */
+	if (!cpu_id_leaf(0xd, 0, r) || r[1] > TB_XSAVE_SIZE) {
 		*why = "the CPU's xsave area is larger than the runtime supports";
 		return 0;
 	}
-	xsave_size = ebx;
-	use_xsaveopt = __get_cpuid_count(0xd, 1, &eax, &ebx, &ecx, &edx) && (eax & 1);
+	xsave_size = r[1];
+	use_xsaveopt = cpu_id_leaf(0xd, 1, r) && (r[0] & 1);
 	uint64_t xcr0 = read_xcr0();
 	for (unsigned i = 2; i < 64; i++)
-		if ((xcr0 >> i) & 1 && __get_cpuid_count(0xd, i, &eax, &ebx, &ecx, &edx))
-			component_end[i] = ebx + eax;
+		if ((xcr0 >> i) & 1 && cpu_id_leaf(0xd, i, r))
+			component_end[i] = r[1] + r[0];
 	return 1;
 }
 

@@ -79,6 +79,7 @@ static void set_process_name(const char *exec_path)
 static struct jit_thread *start_runtime(const struct jit_run_options *o)
 {
 	const char *why = NULL;
+	cpuid_table_start(o->session_dir); /* (the runtime's own questions go to it too) */
 	if (!threads_init(getauxval(AT_HWCAP2), &why)) {
 		jit_message("error: %s", why);
 		return NULL;
@@ -195,7 +196,6 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	if (dynamic)
 		report_image(exe.interp, &interp);
 	persist_session(o->session_dir);
-	cpuid_table_start(o->session_dir);
 	persist_start(o->persist_dir, jit_config.app_exe_path, o->argv0 == NULL);
 	t->gpr[JIT_GPR_RSP] = stack.sp;
 	t->rflags = 0x202;
