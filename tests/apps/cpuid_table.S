@@ -3,6 +3,15 @@
  * argument, and other values in ECX): under the JIT the second process answers both from
  * the table the first one left in the run's session directory (jit/cpuid_table.h), and
  * every byte is as natively. */
+/* The four registers a cpuid wrote, at answers + at. */
+	.macro store_answer at
+	lea answers(%rip), %rdi
+	mov %eax, \at(%rdi)
+	mov %ebx, \at+4(%rdi)
+	mov %ecx, \at+8(%rdi)
+	mov %edx, \at+12(%rdi)
+	.endm
+
 	.text
 	.globl _start
 _start:
@@ -13,19 +22,11 @@ _start:
 	imul $0x1111, %ecx		/* garbage, another in the second process */
 	xor %eax, %eax
 	cpuid
-	lea answers(%rip), %rdi
-	mov %eax, 0(%rdi)
-	mov %ebx, 4(%rdi)
-	mov %ecx, 8(%rdi)
-	mov %edx, 12(%rdi)
+	store_answer 0
 	mov $7, %eax
 	xor %ecx, %ecx
 	cpuid
-	lea answers(%rip), %rdi
-	mov %eax, 16(%rdi)
-	mov %ebx, 20(%rdi)
-	mov %ecx, 24(%rdi)
-	mov %edx, 28(%rdi)
+	store_answer 16
 	mov $1, %eax			/* write(1, answers, 32) */
 	mov $1, %edi
 	lea answers(%rip), %rsi
