@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 
 #include "block.h"
+#include "persist_dir.h"
 #include "rt_format.h"
 #include "rt_syscall.h"
 #include "thread_block.h"
@@ -88,9 +89,9 @@ void cpuid_table_start(const char *session_dir)
 	in_file = count;
 }
 
-void cpuid_table_save(void)
+void cpuid_table_save(bool at_exit)
 {
-	if (!dir || count <= in_file)
+	if (!dir || count <= in_file || (at_exit && persist_session_owner(dir) == rt_getpid()))
 		return;
 	char path[4096], tmp[4096];
 	path_of(path, sizeof path, "cpuid");

@@ -9,6 +9,7 @@
 #ifndef JIT_CPUID_TABLE_H
 #define JIT_CPUID_TABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "instrument.h"
@@ -21,8 +22,8 @@ void cpuid_table_instrument(struct jit_block *b);
 /* The callout that answers (kept translations name it: instrument.c). */
 void cpuid_table_answer(const struct jit_callout *c);
 /* Writes the table back for the run's next processes, if this one learned leaves they
- * have not. Before an exec and at exit. */
-void cpuid_table_save(void);
+ * have not. Before an exec, and at exit (but the run's first process's: the run ends). */
+void cpuid_table_save(bool at_exit);
 /* How many of the app's `cpuid` instructions the table answered, and how many it had to
  * ask the CPU (the runtime's own questions, and a recorder's, are not counted). */
 uint64_t cpuid_table_answered(void);

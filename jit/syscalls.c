@@ -76,7 +76,7 @@ void jit_process_exit(int status)
 {
 	instrument_at_exit(status);
 	persist_save();
-	cpuid_table_save();
+	cpuid_table_save(true);
 	forked_code_report();
 	persist_end();
 	if (jit_config.stats)
@@ -456,7 +456,7 @@ static void before_exec(struct jit_thread *t)
 	instrument_before_exec(t);
 	if (!t->vfork_child) {
 		persist_save();
-		cpuid_table_save();
+		cpuid_table_save(false);
 		forked_code_report();
 	}
 }
