@@ -806,12 +806,13 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 			    int budgets_done)
 {
 	struct emitter *e = &t->e;
+	/* (the sub leaves %rax alone: the flags' image stays in it) */
 	if (flags_live)
-		emit_save_flags(e);
+		emit_save_flags_in_rax(e);
 	emit_sub_gs(e, slot_offset(c->slot), amount);
 	uint8_t *fire = emit_jcc_rel32_local(e, 0x8 /* s */);
 	if (flags_live)
-		emit_restore_flags(e);
+		emit_restore_flags_from_rax(e);
 	struct jit_callout_exit *call =
 	    new_callout_exit(t, c, pc, remaining, is_budget, budgets_done);
 	if (!call)
@@ -827,7 +828,7 @@ static void emit_pending_checks(struct translation *t)
 		const struct pending_check *pc = &t->checks[i];
 		patch_branch(t, pc->field, t->e.cur);
 		if (pc->restore_flags)
-			emit_restore_flags(&t->e);
+			emit_restore_flags_from_rax(&t->e);
 		emit_exit_stub(&t->e, pc->rec);
 	}
 }
@@ -1671,7 +1672,7 @@ static bool may_share_count(size_t k)
 	uint64_t target = branch_target(last);
 	if (loop_laid_out_again() && (next_is_taken(k - 1) || leaves_loop(target)))
 		return true; /* a tight loop's way out (form_loop) */
-	/* Under the countdown, a block where the flags are live would check keeping them (ten
+	/* Under the countdown, a block where the flags are live would check keeping them (eight
 	 * instructions): it rather joins, whatever its branch (a region replay: python 0.96x,
 	 * sqlite 0.99x; the striped count places such updates where the flags are dead,
 	 * count_place.h, and gains nothing from it). */

@@ -284,18 +284,28 @@ void emit_add_gs_keep_flags(struct emitter *e, uint32_t off, uint32_t amount)
 	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 }
 
-void emit_save_flags(struct emitter *e)
+void emit_save_flags_in_rax(struct emitter *e)
 {
 	static const uint8_t save[] = {0x9f, 0x0f, 0x90, 0xc0}; /* lahf; seto %al */
 	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
 	emit_bytes(e, save, sizeof save);
+}
+
+void emit_restore_flags_from_rax(struct emitter *e)
+{
+	static const uint8_t restore[] = {0x04, 0x7f, 0x9e}; /* add $0x7f,%al; sahf */
+	emit_bytes(e, restore, sizeof restore);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+}
+
+void emit_save_flags(struct emitter *e)
+{
+	emit_save_flags_in_rax(e);
 	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_FLAGS);
 }
 
 void emit_restore_flags(struct emitter *e)
 {
-	static const uint8_t restore[] = {0x04, 0x7f, 0x9e}; /* add $0x7f,%al; sahf */
 	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_FLAGS);
-	emit_bytes(e, restore, sizeof restore);
-	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_restore_flags_from_rax(e);
 }

@@ -58,5 +58,8 @@ void emit_add_gs_through(struct emitter *e, int reg, uint32_t tb_offset, uint32_
  * the flags (lahf/seto image) in TB_SCRATCH_FLAGS; restore brings both back. */
 void emit_save_flags(struct emitter *e);
 void emit_restore_flags(struct emitter *e);
+/* The same for inserted code that leaves %rax alone: the flags' image stays in %ax. */
+void emit_save_flags_in_rax(struct emitter *e);
+void emit_restore_flags_from_rax(struct emitter *e);
 
 #endif
