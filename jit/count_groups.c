@@ -2,12 +2,14 @@
 
 #include "instruction_count.h"
 
-static bool has_rep_string(const struct jit_block *b)
+/* The block's instructions counted as they are (all but REP string instructions, counted
+ * by their iterations). */
+static uint32_t counted_insns(const struct jit_block *b)
 {
+	uint32_t n = 0;
 	for (size_t i = 0; i < b->length; i++)
-		if (!instrument_counted(b, i))
-			return true;
-	return false;
+		n += instrument_counted(b, i);
+	return n;
 }
 
 /* The block's count that its group's first block may take over: the striped count's
@@ -20,7 +22,9 @@ static int shareable_count(const struct jit_block *b)
 	if (b->trace.buffer_slot >= 0)
 		return -1;
 	if (icount_is_countdown())
-		return b->budget_count == 1 && !has_rep_string(b) ? icount_countdown_check(b) : -1;
+		return b->budget_count == 1 && counted_insns(b) == b->length
+			   ? icount_countdown_check(b)
+			   : -1;
 	return b->budget_count ? -1 : icount_stripe_counter(b);
 }
 
@@ -29,12 +33,8 @@ static int shareable_count(const struct jit_block *b)
  * the group's rest, translate.c). */
 static uint32_t own_count(const struct jit_block *b)
 {
-	if (icount_is_countdown()) {
-		uint32_t n = 0;
-		for (size_t i = 0; i < b->length; i++)
-			n += instrument_counted(b, i);
-		return n;
-	}
+	if (icount_is_countdown())
+		return counted_insns(b);
 	int own = icount_stripe_counter(b);
 	return own >= 0 ? b->counters[own].amount : 0;
 }
