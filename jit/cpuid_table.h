@@ -22,7 +22,9 @@ void cpuid_table_instrument(struct jit_block *b);
 /* The callout that answers (kept translations name it: instrument.c). */
 void cpuid_table_answer(const struct jit_callout *c);
 /* Writes the table back for the run's next processes, if this one learned leaves they
- * have not. Before an exec, and at exit (but the run's first process's: the run ends). */
+ * have not. Before an exec, at exit (but the run's first process's: the run ends), and
+ * before a fork: the children then know the file has what they have, where each of them
+ * would otherwise write it again before its exec (a shell's every command). */
 void cpuid_table_save(bool at_exit);
 /* How many of the app's `cpuid` instructions the table answered, and how many it had to
  * ask the CPU (the runtime's own questions, and a recorder's, are not counted). */

@@ -319,6 +319,7 @@ static long app_clone(struct jit_thread *t, unsigned long flags, long stack, lon
 {
 	if ((flags & CLONE_THREAD) && (flags & CLONE_VM))
 		return app_clone_thread(t, flags, stack, parent_tid, child_tid, tls);
+	cpuid_table_save(false);
 	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
 		return app_clone_shared_memory(t, flags, stack, parent_tid, child_tid, tls);
 	long r;
