@@ -11,10 +11,12 @@
 #include "rt_syscall.h"
 #include "thread_block.h"
 
-enum { TABLE_MAX = 128 };
+/* Half of it at most for the leaves kept per CPU, which a machine of many CPUs could fill. */
+enum { TABLE_MAX = 256 };
 
 struct answer {
 	uint32_t leaf, sub;
+	uint32_t cpu;  /* for a leaf that names the CPU: the CPU's number + 1; else 0 */
 	uint32_t r[4]; /* eax, ebx, ecx, edx */
 };
 
@@ -25,7 +27,7 @@ static unsigned in_file; /* the entries the session's file held, or this process
 static const char *dir;
 static uint64_t answered, asked;
 
-/* Leaves whose answer depends on the CPU that runs the instruction. */
+/* Leaves whose answer depends on the CPU that runs the instruction: answered per CPU. */
 static bool names_the_cpu(uint32_t leaf)
 {
 	switch (leaf) {
@@ -46,6 +48,7 @@ static bool ignores_subleaf(uint32_t leaf)
 {
 	switch (leaf) {
 	case 0x0:
+	case 0x1:
 	case 0x2:
 	case 0x3:
 	case 0x5:
@@ -62,6 +65,7 @@ static bool ignores_subleaf(uint32_t leaf)
 	case 0x80000006:
 	case 0x80000007:
 	case 0x80000008:
+	case 0x8000001e:
 		return true;
 	default:
 		return false;
@@ -109,26 +113,39 @@ void cpuid_table_save(bool at_exit)
 		rt_syscall1(SYS_unlink, (long)tmp);
 }
 
-static const struct answer *find(uint32_t leaf, uint32_t sub)
+static const struct answer *find(uint32_t leaf, uint32_t sub, uint32_t cpu)
 {
 	for (unsigned i = 0; i < count; i++)
-		if (table[i].leaf == leaf && table[i].sub == sub)
+		if (table[i].leaf == leaf && table[i].sub == sub && table[i].cpu == cpu)
 			return &table[i];
 	return NULL;
 }
 
-/* Whether the table had the answer. */
+/* The number + 1 of the CPU the thread runs on (a system call: a fraction of a cpuid's
+ * trap); 0 when unknown. */
+static uint32_t current_cpu(void)
+{
+	unsigned cpu = 0;
+	return rt_syscall3(SYS_getcpu, (long)&cpu, 0, 0) == 0 ? cpu + 1 : 0;
+}
+
+/* Whether the table had the answer. A leaf that names the CPU is kept under the CPU that
+ * answered, when the thread ran on it before and after (it did not move meanwhile): the
+ * answer is then the one the CPU it runs on would give, as exact as natively, where the
+ * thread may move right after its cpuid. */
 static bool lookup(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
 {
 	uint32_t key = ignores_subleaf(leaf) ? 0 : subleaf;
-	const struct answer *a = names_the_cpu(leaf) ? NULL : find(leaf, key);
+	uint32_t cpu = names_the_cpu(leaf) ? current_cpu() : 0;
+	const struct answer *a = names_the_cpu(leaf) && !cpu ? NULL : find(leaf, key, cpu);
 	if (a) {
 		memcpy(out, a->r, sizeof a->r);
 		return true;
 	}
 	__cpuid_count(leaf, subleaf, out[0], out[1], out[2], out[3]);
-	if (!names_the_cpu(leaf) && count < TABLE_MAX) {
-		table[count] = (struct answer){leaf, key, {out[0], out[1], out[2], out[3]}};
+	bool keep = !names_the_cpu(leaf) || (cpu && count < TABLE_MAX / 2 && current_cpu() == cpu);
+	if (keep && count < TABLE_MAX) {
+		table[count] = (struct answer){leaf, key, cpu, {out[0], out[1], out[2], out[3]}};
 		count++;
 	}
 	return false;

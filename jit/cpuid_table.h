@@ -3,9 +3,9 @@
  * development VM), and every process start runs about fifty, the same in each (ld.so's and
  * glibc's probing of the CPU's features and caches): a short process under the JIT paid
  * for them twice, once for the runtime's own C library and once for the app's. Leaves that
- * name the CPU the thread runs on (its APIC ids, its core type) are always asked of the
- * CPU, and so is every `cpuid` that a client instruments (a recording's, a replay's, an
- * alarm's). */
+ * name the CPU the thread runs on (its APIC ids, its core type) are kept per CPU, and a
+ * `cpuid` that a client instruments (a recording's, a replay's, an alarm's) is the
+ * client's. */
 #ifndef JIT_CPUID_TABLE_H
 #define JIT_CPUID_TABLE_H
 
