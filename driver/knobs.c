@@ -1,8 +1,10 @@
 #include "knobs.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "control_spec.h"
 
@@ -141,7 +143,8 @@ static enum knobs_step take_value(const struct knobs_parser *p, const struct kno
 				  int argc, char **argv, int *i)
 {
 	/* A number's bad value is named as such, even when it starts with '-'. */
-	const char *value = required_value(p, argc, argv, *i, k->kind != KNOB_STRING);
+	const char *value =
+	    required_value(p, argc, argv, *i, k->kind != KNOB_STRING && k->kind != KNOB_PATH);
 	if (!value)
 		return KNOBS_ERROR;
 	if (k->kind != KNOB_UINT) {
@@ -179,8 +182,51 @@ enum knobs_step knobs_step(const struct knobs_parser *p, int argc, char **argv, 
 	return take_value(p, k, field, argc, argv, i);
 }
 
+/* `path` from `base`, newly allocated; NULL when out of memory. */
+static char *absolute(const char *base, const char *path)
+{
+	char *out;
+	bool slash = base[strlen(base) - 1] == '/';
+	return asprintf(&out, "%s%s%s", base, slash ? "" : "/", path) < 0 ? NULL : out;
+}
+
+/* Every relative path among the knobs, and the controller's files, made absolute. */
+static int absolute_paths(const struct knobs_parser *p)
+{
+	char *cwd = NULL;
+	const char *base = p->base_dir && *p->base_dir ? *p->base_dir : (cwd = getcwd(NULL, 0));
+	int status = 0;
+	for (size_t s = 0; base && s < p->nsets; s++)
+		for (size_t i = 0; i < p->sets[s].count; i++) {
+			const struct knob *k = &p->sets[s].knobs[i];
+			const char **field = (const char **)((char *)p->sets[s].values + k->offset);
+			if (k->kind != KNOB_PATH || !*field || **field == '/')
+				continue;
+			const char *made = absolute(base, *field);
+			status |= made ? 0 : -1;
+			*field = made ? made : *field;
+		}
+	char **files[] = {&p->control->interactive_file, &p->control->log_file};
+	for (size_t i = 0; base && i < sizeof files / sizeof files[0]; i++) {
+		if (!*files[i] || **files[i] == '/')
+			continue;
+		char *made = absolute(base, *files[i]);
+		status |= made ? 0 : -1;
+		if (made) {
+			free(*files[i]);
+			*files[i] = made;
+		}
+	}
+	free(cwd);
+	if (status)
+		fprintf(stderr, "%s: error: out of memory\n", p->tool);
+	return status;
+}
+
 int knobs_finish(const struct knobs_parser *p)
 {
+	if (absolute_paths(p))
+		return -1;
 	struct control_error cerr;
 	if (!control_spec_finish(p->control, &cerr))
 		return 0;

@@ -15,8 +15,12 @@ enum knob_kind {
 	 * program, which goes after `--`. */
 	KNOB_BOOL,
 	KNOB_STRING, /* a const char *: the next argument, which must not start with '-' */
-	KNOB_UINT,   /* a uint64_t: the next argument, decimal digits, at most `max` */
-	KNOB_WORD,   /* a const char *: the next argument whatever it is (the app's argv[0]) */
+	/* A KNOB_STRING naming a file or directory: knobs_finish makes it absolute (from the
+	 * parser's base_dir), so that an app that changes its directory, and the processes
+	 * it execs, still name the file the user meant. */
+	KNOB_PATH,
+	KNOB_UINT, /* a uint64_t: the next argument, decimal digits, at most `max` */
+	KNOB_WORD, /* a const char *: the next argument whatever it is (the app's argv[0]) */
 };
 
 struct knob {
@@ -55,6 +59,9 @@ struct knobs_parser {
 	const struct knob_set *sets;
 	size_t nsets;
 	struct control_spec *control;
+	/* Where relative paths are found (NULL: the working directory): the directory the run
+	 * started in, for a process that follows an exec. Read by knobs_finish. */
+	const char *const *base_dir;
 };
 
 /* The parser of a driver's local array of knob sets. */
@@ -76,8 +83,9 @@ enum knobs_step {
 /* One step of a driver's loop over argv, at argv[*i]. */
 enum knobs_step knobs_step(const struct knobs_parser *p, int argc, char **argv, int *i);
 
-/* After the loop: completes the controller spec (default start, legacy knobs). 0, or -1
- * after printing the reason. */
+/* After the loop: makes the paths absolute (KNOB_PATH, the controller's files) and
+ * completes the controller spec (default start, legacy knobs). 0, or -1 after printing the
+ * reason. */
 int knobs_finish(const struct knobs_parser *p);
 
 #endif

@@ -10,7 +10,7 @@
 /* A report file knob: unset, its report goes to stderr. */
 #define REPORT(name, field, help)                                                                  \
 	{                                                                                          \
-		name, KNOB_STRING, offsetof(struct shared_knobs, field), "FILE", help, 0, "stderr" \
+		name, KNOB_PATH, offsetof(struct shared_knobs, field), "FILE", help, 0, "stderr"   \
 	}
 static const struct knob shared_knobs[] = {
     SHARED("-icount", KNOB_BOOL, analysis.icount, NULL, "count instructions per thread"),
@@ -23,16 +23,15 @@ static const struct knob shared_knobs[] = {
     REPORT("-ofootprint", analysis.ofootprint, "write the -footprint report to FILE"),
     SHARED("-debugtrace", KNOB_BOOL, analysis.debugtrace, NULL,
 	   "a line per instruction run: thread, icount, pc, disassembly, memory and registers"),
-    SHARED("-odebugtrace", KNOB_STRING, analysis.odebugtrace, "FILE",
+    SHARED("-odebugtrace", KNOB_PATH, analysis.odebugtrace, "FILE",
 	   "write -debugtrace to FILE (.gz, .xz: compressed)"),
     SHARED("-bbv", KNOB_BOOL, analysis.bbv, NULL,
 	   "basic-block vectors per interval, in SimPoint's .bb format"),
-    SHARED("-obbv", KNOB_STRING, analysis.obbv, "FILE",
-	   "write -bbv to FILE (thread N>0: FILE.tidN)"),
+    SHARED("-obbv", KNOB_PATH, analysis.obbv, "FILE", "write -bbv to FILE (thread N>0: FILE.tidN)"),
     SHARED("-vprofile", KNOB_STRING, analysis.vprofile.plugin, "PLUGIN",
 	   "value profiling with the plug-in PLUGIN.so (a path), or a bundled one: classic, "
 	   "address"),
-    {"-vprofile_out", KNOB_STRING, offsetof(struct shared_knobs, analysis.vprofile.output), "FILE",
+    {"-vprofile_out", KNOB_PATH, offsetof(struct shared_knobs, analysis.vprofile.output), "FILE",
      "write the -vprofile profile to FILE (see pinball vplist)", 0, "NAME.vprof"},
     {"-vprofile:image", KNOB_UINT, offsetof(struct shared_knobs, analysis.vprofile.image), "N",
      "(set when following execve) the number of this process image's -vprofile profile", UINT32_MAX,
@@ -48,7 +47,7 @@ static const struct knob shared_knobs[] = {
     SHARED("-jit:stats", KNOB_BOOL, jit_stats, NULL, "print code cache statistics at exit"),
     SHARED("-jit:perf_map", KNOB_BOOL, jit_perf_map, NULL,
 	   "write /tmp/perf-PID.map, naming each translation by the app code it runs, for perf"),
-    SHARED("-jit:persist", KNOB_STRING, jit_persist_dir, "DIR",
+    SHARED("-jit:persist", KNOB_PATH, jit_persist_dir, "DIR",
 	   "keep translations in DIR for the next runs (replays) of the same program (the "
 	   "logger turns address-space randomisation off)"),
     {"-jit:held_marks", KNOB_UINT, offsetof(struct shared_knobs, jit_held_marks), "N",
@@ -65,7 +64,7 @@ static const struct knob shared_knobs[] = {
      .value = "N",
      .help = "the gdb stub's port (0: one the system chooses)",
      .max = 65535},
-    SHARED("-appdebug_file", KNOB_STRING, debug.file, "F",
+    SHARED("-appdebug_file", KNOB_PATH, debug.file, "F",
 	   "write the gdb stub's port to F.<pid> (removed at exit)"),
 };
 

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "recorder.h"
 
@@ -16,7 +17,7 @@ enum { STRESS_STOP_MS_MAX = 60000 };
 
 static const struct knob logger_knobs[] = {
     KNOB("-log", KNOB_BOOL, log, NULL, "record a pinball (0: only run under the JIT)"),
-    KNOB("-log:basename", KNOB_STRING, basename, "B", "region k is written as pinball B.k"),
+    KNOB("-log:basename", KNOB_PATH, basename, "B", "region k is written as pinball B.k"),
     KNOB("-q", KNOB_BOOL, quiet, NULL,
 	 "quiet: no line on stderr about each pinball written or forked child not "
 	 "recorded, no progress line"),
@@ -65,6 +66,12 @@ static const struct knob logger_knobs[] = {
      .offset = offsetof(struct logger_knobs, session_dir),
      .value = "DIR",
      .help = "(set when following execve) the run's -jit:session directory"},
+    {.name = "-jit:root_cwd",
+     .kind = KNOB_STRING,
+     .offset = offsetof(struct logger_knobs, root_cwd),
+     .value = "DIR",
+     .help = "(set when following execve) the directory the run started in: relative paths "
+	     "in knobs are found from there"},
     {.name = "-log:root_pid",
      .kind = KNOB_UINT,
      .offset = offsetof(struct logger_knobs, root_pid),
@@ -93,8 +100,9 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 		return 2;
 	}
 	const struct knob_set sets[] = {KNOB_SET(logger_knobs, k), shared_knob_set(&k->shared)};
-	const struct knobs_parser parser = KNOBS_PARSER(
-	    "logger", "logger [knobs] [--] PROGRAM [ARGS...]", "program", sets, k->shared.control);
+	struct knobs_parser parser = KNOBS_PARSER("logger", "logger [knobs] [--] PROGRAM [ARGS...]",
+						  "program", sets, k->shared.control);
+	parser.base_dir = &k->root_cwd;
 	int i = 1;
 	while (i < argc && !k->program_index) {
 		switch (knobs_step(&parser, argc, argv, &i)) {
@@ -110,6 +118,9 @@ int knobs_parse(int argc, char **argv, struct logger_knobs *k)
 			break;
 		}
 	}
+	if (!k->root_cwd)
+		k->root_cwd = getcwd(NULL, 0); /* (NULL, the directory gone: paths stay relative) */
+	k->basename_relative = k->basename[0] != '/';
 	if (knobs_finish(&parser))
 		return 2;
 	if (!k->program_index || k->program_index >= argc) {

@@ -20,8 +20,12 @@ struct logger_knobs {
 	bool pinplay_control;	 /* -pinplay-control 0|1: tools follow the recorded regions */
 	bool session;		 /* -jit:session 0|1: the run's processes share translations */
 	const char *session_dir; /* -jit:session_dir DIR: the run's (set when following exec) */
-	const char *argv0;	 /* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
-	uint64_t seccomp_fd; /* -jit:seccomp_fd FD: the app's seccomp filters (following exec) */
+	/* -jit:root_cwd DIR: where the run started, which relative paths in knobs name files
+	 * from (set when following exec; else the working directory) */
+	const char *root_cwd;
+	bool basename_relative; /* -log:basename as given: the pinballs are named so */
+	const char *argv0;	/* -jit:argv0 NAME: the app's argv[0] (set when following exec) */
+	uint64_t seccomp_fd;	/* -jit:seccomp_fd FD: the app's seccomp filters (following exec) */
 	/* Set when following exec: the process the user started (its pinballs are B.k, those
 	 * of every other process B.pid<PID>.k), and this image's first region number. */
 	uint64_t root_pid;

@@ -24,7 +24,7 @@ extern char **environ;
  * one. */
 static char **reexec_prefix(char **argv, const struct logger_knobs *k, const char *self)
 {
-	char **v = calloc((size_t)k->knob_end + 7, sizeof *v);
+	char **v = calloc((size_t)k->knob_end + 9, sizeof *v);
 	if (!v)
 		return NULL;
 	int n = 0;
@@ -40,6 +40,10 @@ static char **reexec_prefix(char **argv, const struct logger_knobs *k, const cha
 	if (k->session_dir && !k->root_pid) { /* (the others have it in their knobs already) */
 		v[n++] = "-jit:session_dir";
 		v[n++] = (char *)k->session_dir;
+	}
+	if (k->root_cwd && !k->root_pid) {
+		v[n++] = "-jit:root_cwd";
+		v[n++] = (char *)k->root_cwd;
 	}
 	if (!k->root_pid) {
 		static char pid[24];
@@ -121,6 +125,7 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 	options.first_region = (uint32_t)k->first_region;
 	options.fat = k->fat;
 	options.quiet = k->quiet;
+	options.told_from = k->basename_relative ? k->root_cwd : NULL;
 	options.slice = k->slice;
 	options.stdout_file = file_id_of(1);
 	options.stderr_file = file_id_of(2);

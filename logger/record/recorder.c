@@ -467,7 +467,7 @@ void recorder_start(const struct recorder_options *o)
 	jit_on_fatal(abandon_region);
 	rec.basename = o->basename;
 	rec.region = o->first_region;
-	written_init(o->quiet);
+	written_init(o->quiet, o->told_from);
 	jit_set_exec_knobs(exec_knobs);
 	rec.fat = o->fat;
 	rec.slice = o->slice ? o->slice : RECORDER_DEFAULT_SLICE;

@@ -16,6 +16,9 @@ struct recorder_options {
 				* others) */
 	bool fat;	       /* every mapped page at region start, not only those touched */
 	bool quiet;	       /* no word about the pinballs written */
+	/* Pinballs under this directory are named from it (-log:basename given relative; NULL:
+	 * their whole names). */
+	const char *told_from;
 	struct file_id stdout_file, stderr_file; /* the logger's own, for the replay's echo */
 	uint64_t slice; /* instructions a thread runs before it passes the baton on (0: default) */
 	/* Told where each thread's part of a region starts and stops, as events of that thread

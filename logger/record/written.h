@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-void written_init(bool quiet);
+/* `told_from`: a directory (the run's start) that pinballs under it are named from, as the
+ * user gave them (NULL: every name whole). */
+void written_init(bool quiet, const char *told_from);
 /* A finished pinball, as the writer described it. */
 void written_add(const char *line);
 /* This process is a child forked while region `region` recorded: it is not recorded until

@@ -64,7 +64,7 @@ if [ "${first:-0}" -lt 4900 ] || [ "$first" -gt 5100 ] || [ "$(wc -l <shifted.dt
 fi
 out=$("$replayer" -debugtrace -odebugtrace nodir/x pb/sieve.0 2>&1)
 status=$?
-if [ $status -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -q "cannot write 'nodir/x'" <<<"$out"; then
+if [ $status -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -q "cannot write '$work/nodir/x'" <<<"$out"; then
 	bad "an unwritable -odebugtrace: exit $status: $out"
 fi
 [ $fail = 0 ] && echo "ok: champsim_exact's lines, logger = replayer, -control regions on both, errors"
