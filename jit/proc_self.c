@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/memfd.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "app_copy.h"
@@ -52,6 +53,29 @@ bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long 
 const char *proc_self_exec_path(const char *path)
 {
 	return names_own_proc_entry(AT_FDCWD, path, "exe") ? jit_config.app_exe_path : path;
+}
+
+bool proc_self_fd_path(const char *app_path, long *fd)
+{
+	char path[64];
+	if (!app_copy_string(path, (uint64_t)app_path, sizeof path))
+		return false;
+	char mine[32];
+	rt_format(mine, sizeof mine, "/proc/%d/fd/", (int)rt_getpid());
+	const char *forms[] = {"/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/", mine};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		if (!rt_starts_with(path, forms[i]))
+			continue;
+		const char *d = path + strlen(forms[i]);
+		long n = 0;
+		for (; *d >= '0' && *d <= '9' && n <= INT32_MAX; d++)
+			n = n * 10 + (*d - '0');
+		if (*d || d == path + strlen(forms[i]) || n > INT32_MAX)
+			return false;
+		*fd = n;
+		return true;
+	}
+	return false;
 }
 
 long proc_self_memory_file(const char *name, const void *data, size_t len, int flags)

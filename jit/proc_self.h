@@ -13,6 +13,9 @@ bool proc_self_readlink(int dirfd, const char *path, char *buf, long size, long 
 /* The program an execve of `path` runs: /proc/self/exe (and its other names) is the app's
  * program, not the runtime's, which the kernel would find there. */
 const char *proc_self_exec_path(const char *path);
+/* Whether app path `path` names one of this process's descriptors (/proc/self/fd/N and its
+ * other names, /dev/fd/N): *fd is then N. */
+bool proc_self_fd_path(const char *path, long *fd);
 
 /* The pid of the process that ptraces this one (/proc/self/status TracerPid), 0: none. */
 int proc_self_tracer(void);

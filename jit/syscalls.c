@@ -478,9 +478,58 @@ static bool exec_natively_for_tracer(const char *path)
 	return true;
 }
 
+/* The path a followed execveat(dirfd, path, argv, envp, flags) runs, for the next image to
+ * open after the exec, when the app's descriptors may be gone (O_CLOEXEC): the file the
+ * descriptor names (fexecve: AT_EMPTY_PATH), or the path under the directory it names.
+ * A file with no path (a memfd, a deleted file) is reached through a duplicate of the
+ * descriptor that the exec keeps. 0, or -errno as execveat would fail. */
+static long exec_target(long dirfd, const char *path, long flags, char *out, size_t cap)
+{
+	if (flags & ~(long)(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	if (path[0] == '/' || (dirfd == AT_FDCWD && path[0])) {
+		rt_strlcpy(out, path, cap);
+	} else {
+		if (!path[0] && !(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		char link[64];
+		rt_format(link, sizeof link, "/proc/self/fd/%ld", dirfd);
+		long n = rt_syscall3(SYS_readlink, (long)link, (long)out, (long)cap - 1);
+		if (n < 0)
+			return n == -ENOENT ? -EBADF : n;
+		out[n] = '\0';
+		bool reachable = out[0] == '/' && !rt_ends_with(out, " (deleted)");
+		if (!path[0] && !reachable) {
+			long kept = rt_syscall3(SYS_fcntl, dirfd, F_DUPFD, 3);
+			if (kept < 0)
+				return kept;
+			rt_format(out, cap, "/proc/self/fd/%ld", kept);
+		} else if (path[0]) {
+			size_t len = strlen(out);
+			rt_format(out + len, cap - len, "/%s", path);
+		}
+	}
+	if (flags & AT_SYMLINK_NOFOLLOW) {
+		char target[8];
+		if (rt_syscall3(SYS_readlink, (long)out, (long)target, sizeof target) >= 0)
+			return -ELOOP; /* the last component is a symbolic link */
+	}
+	return 0;
+}
+
 static long app_execve(struct jit_thread *t, const char *path, char *const *argv, char *const *envp)
 {
 	path = proc_self_exec_path(path);
+	/* A descriptor's own name runs its file, as fexecve does (the descriptor may not
+	 * outlive the exec: O_CLOEXEC, which the kernel closes only once the file is open). */
+	long fd;
+	char target[PATH_MAX];
+	if (jit_config.follow_execv && proc_self_fd_path(path, &fd)) {
+		long r = exec_target(fd, "", AT_EMPTY_PATH, target, sizeof target);
+		if (r < 0)
+			return r == -EBADF ? -ENOENT : r;
+		path = target;
+	}
 	long check = exec_precheck(path);
 	if (!jit_config.follow_execv || (check == 0 && exec_natively_for_tracer(path))) {
 		/* The kernel gives its own errors, and may know formats beyond ELF and #!. */
@@ -536,52 +585,13 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	return r;
 }
 
-/* The path a followed execveat(dirfd, path, argv, envp, flags) runs, for the next image to
- * open after the exec, when the app's descriptors may be gone (O_CLOEXEC): the file the
- * descriptor names (fexecve: AT_EMPTY_PATH), or the path under the directory it names.
- * A file with no path (a memfd, a deleted file) is reached through a duplicate of the
- * descriptor that the exec keeps. 0, or -errno as execveat would fail. */
-static long execveat_target(long dirfd, const char *app_path, long flags, char *out, size_t cap)
-{
-	char path[PATH_MAX];
-	if (!app_copy_string(path, (uint64_t)app_path, sizeof path))
-		return -EFAULT;
-	if (flags & ~(long)(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
-		return -EINVAL;
-	if (path[0] == '/' || (dirfd == AT_FDCWD && path[0])) {
-		rt_strlcpy(out, path, cap);
-	} else {
-		if (!path[0] && !(flags & AT_EMPTY_PATH))
-			return -ENOENT;
-		char link[64];
-		rt_format(link, sizeof link, "/proc/self/fd/%ld", dirfd);
-		long n = rt_syscall3(SYS_readlink, (long)link, (long)out, (long)cap - 1);
-		if (n < 0)
-			return n == -ENOENT ? -EBADF : n;
-		out[n] = '\0';
-		bool reachable = out[0] == '/' && !rt_ends_with(out, " (deleted)");
-		if (!path[0] && !reachable) {
-			long kept = rt_syscall3(SYS_fcntl, dirfd, F_DUPFD, 3);
-			if (kept < 0)
-				return kept;
-			rt_format(out, cap, "/proc/self/fd/%ld", kept);
-		} else if (path[0]) {
-			size_t len = strlen(out);
-			rt_format(out + len, cap - len, "/%s", path);
-		}
-	}
-	if (flags & AT_SYMLINK_NOFOLLOW) {
-		char target[8];
-		if (rt_syscall3(SYS_readlink, (long)out, (long)target, sizeof target) >= 0)
-			return -ELOOP; /* the last component is a symbolic link */
-	}
-	return 0;
-}
 
 static long app_execveat(struct jit_thread *t, const long a[6])
 {
-	char target[PATH_MAX];
-	long r = execveat_target(a[0], (const char *)a[1], a[4], target, sizeof target);
+	char path[PATH_MAX], target[PATH_MAX];
+	if (!app_copy_string(path, (uint64_t)a[1], sizeof path))
+		return -EFAULT;
+	long r = exec_target(a[0], path, a[4], target, sizeof target);
 	return r < 0 ? r : app_execve(t, target, (char *const *)a[2], (char *const *)a[3]);
 }
 

@@ -1,7 +1,9 @@
 /* The forms of execveat a program uses, each in a child: fexecve of a descriptor (with and
  * without O_CLOEXEC), of a memfd holding a copy of the program, a path relative to a
  * directory descriptor, AT_SYMLINK_NOFOLLOW on a symbolic link (ELOOP), a bad flag
- * (EINVAL). Each child prints what it ran or why it could not. */
+ * (EINVAL); and execve of a descriptor's name (/proc/self/fd/N of an O_CLOEXEC descriptor,
+ * /dev/fd/N of a memfd, a descriptor not open). Each child prints what it ran or why it
+ * could not. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,6 +29,14 @@ static void in_child(const char *what, int dirfd, const char *path, int flags)
 	}
 	int status;
 	waitpid(pid, &status, 0);
+}
+
+/* execve of a descriptor by its name under /proc or /dev. */
+static void execve_by_name(const char *what, const char *form, int fd)
+{
+	char path[64];
+	snprintf(path, sizeof path, form, fd);
+	in_child(what, AT_FDCWD, path, 0);
 }
 
 static int memfd_copy(const char *file)
@@ -60,5 +70,8 @@ int main(void)
 	}
 	in_child("a bad flag", AT_FDCWD, "/bin/echo", 0x4);
 	in_child("an empty path without AT_EMPTY_PATH", fd, "", 0);
+	execve_by_name("/proc/self/fd of an O_CLOEXEC descriptor", "/proc/self/fd/%d", cloexec);
+	execve_by_name("/dev/fd of a memfd", "/dev/fd/%d", memfd_copy("/bin/echo"));
+	execve_by_name("/proc/self/fd of a descriptor not open", "/proc/self/fd/%d", 987);
 	return 0;
 }
