@@ -585,7 +585,6 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	return r;
 }
 
-
 static long app_execveat(struct jit_thread *t, const long a[6])
 {
 	char path[PATH_MAX], target[PATH_MAX];
