@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "app_map.h"
 #include "block.h"
@@ -46,6 +47,20 @@ int app_brk_init(uint64_t near)
 	brk_start = brk_cur = brk_mapped_end = (uint64_t)r;
 	brk_limit = brk_start + BRK_RESERVE;
 	return 0;
+}
+
+const char *app_memory_limit_clause(void)
+{
+	static char clause[160];
+	struct rlimit as;
+	if (rt_syscall4(SYS_prlimit64, 0, RLIMIT_AS, 0, (long)&as) != 0 ||
+	    as.rlim_cur == RLIM_INFINITY)
+		return "";
+	rt_format(clause, sizeof clause,
+		  ": the address-space limit (ulimit -v) is %lu MiB, and the runtime reserves "
+		  "about %lu MiB more than the app",
+		  (unsigned long)(as.rlim_cur >> 20), (unsigned long)((BRK_RESERVE >> 20) + 64));
+	return clause;
 }
 
 void jit_app_brk_state(uint64_t *start, uint64_t *current, uint64_t *mapped_end)

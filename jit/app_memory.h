@@ -11,6 +11,11 @@
 /* Reserves the break region, starting at or after `near` (the end of the app image). */
 int app_brk_init(uint64_t near);
 
+/* For an error about memory the runtime could not map: when the process has an address-
+ * space limit (ulimit -v), a clause naming it, which the runtime's reservations (the app's
+ * break, the code cache) count against as the app's own memory does; else "". */
+const char *app_memory_limit_clause(void);
+
 long app_brk(uint64_t addr);
 long app_mmap(const long args[6]);
 long app_munmap(uint64_t addr, uint64_t len);

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 
+#include "app_memory.h"
 #include "block.h"
 #include "config.h"
 #include "forked_code.h"
@@ -46,13 +47,18 @@ void dispatch_link_present(const struct fragment *f)
 	}
 }
 
+static _Noreturn void out_of_cache(void)
+{
+	jit_fatal("out of memory for translated code%s", app_memory_limit_clause());
+}
+
 struct fragment *dispatch_find_fragment(uint64_t app_pc)
 {
 	struct fragment *f = fragment_lookup(app_pc);
 	if (!f)
 		f = translate_block(app_pc);
 	if (!f)
-		jit_fatal("out of memory for translated code");
+		out_of_cache();
 	return f;
 }
 
@@ -100,7 +106,7 @@ static bool run_callout(struct jit_thread *t, const struct jit_callout_exit *cal
 		instrument_uncount(t, exit->target, exit->block_remaining, call->budget_slots);
 		struct fragment *part = translate_block_limited(exit->target, limit);
 		if (!part)
-			jit_fatal("out of memory for translated code");
+			out_of_cache();
 		t->jump_target = (uint64_t)part->cache_pc;
 		return true;
 	}
@@ -129,7 +135,7 @@ static bool run_callout(struct jit_thread *t, const struct jit_callout_exit *cal
 	}
 	struct fragment *once = translate_block_excluding(exit->target, t->ran_args, t->ran_count);
 	if (!once)
-		jit_fatal("out of memory for translated code");
+		out_of_cache();
 	t->jump_target = (uint64_t)once->cache_pc;
 	return true;
 }

@@ -168,7 +168,8 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 		return 1;
 	}
 	if (app_brk_init(exe.end)) {
-		jit_message("error: cannot reserve the app's program break");
+		jit_message("error: cannot reserve the app's program break%s",
+			    app_memory_limit_clause());
 		return 1;
 	}
 
