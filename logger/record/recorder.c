@@ -19,6 +19,7 @@
 #include "rt_format.h"
 #include "rt_string.h"
 #include "rt_syscall.h"
+#include "shared_with_child.h"
 #include "syscall_model.h"
 #include "written.h"
 
@@ -269,6 +270,9 @@ static void syscall_post(struct jit_thread *t, long nr, const long args[6], long
 		rec.region = 0; /* its images after an exec are pinballs of another process */
 		return;
 	}
+	if (is_fork(nr, args) && result > 0 && recording() && nr != SYS_vfork &&
+	    !(nr == SYS_clone && (args[0] & CLONE_VM)))
+		shared_with_child_check(result);
 	bool child = is_thread_clone(nr, args) && result > 0 && newest_thread;
 	if (child && (args[0] & CLONE_CHILD_CLEARTID) && region_thread_exit_words(newest_thread))
 		region_thread_exit_words(newest_thread)->clear_tid = (uint64_t)args[3];
