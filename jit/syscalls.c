@@ -20,6 +20,7 @@
 #include "config.h"
 #include "cpuid_table.h"
 #include "dispatcher.h"
+#include "exec_env.h"
 #include "forked_code.h"
 #include "fragment.h"
 #include "messages.h"
@@ -542,15 +543,21 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 		check = args;
 	if (check < 0)
 		return check;
+	long env_room = exec_env_room(envp);
+	if (env_room < 0)
+		return env_room;
 	size_t prefix = count_strings(jit_config.reexec_argv);
 	char *const *extra = t->vfork_child ? NULL : exec_knobs;
 	size_t nextra = count_strings(extra);
-	char **nargv = rt_calloc(prefix + nextra + (size_t)args + 7, sizeof *nargv);
+	size_t nargs = prefix + nextra + (size_t)args + 7;
+	/* (the arguments and the environment in one block: a vfork child's parent frees it) */
+	char **nargv = rt_calloc(1, nargs * sizeof *nargv + (size_t)env_room);
 	int filters = seccomp_exec_handoff(t);
 	if (!nargv || filters < 0) {
 		rt_free(nargv);
 		return filters < 0 ? filters : -ENOMEM;
 	}
+	char *const *nenvp = env_room ? exec_env_hide(envp, nargv + nargs, (size_t)env_room) : envp;
 	before_exec(t);
 	size_t k = 0;
 	for (size_t i = 0; i < prefix; i++)
@@ -576,7 +583,7 @@ static long app_execve(struct jit_thread *t, const char *path, char *const *argv
 	long before = persist_in_session() ? rt_syscall1(SYS_personality, 0xffffffff) : -1;
 	if (before >= 0)
 		rt_syscall1(SYS_personality, before | ADDR_NO_RANDOMIZE);
-	long r = execve_unlocked(t, nargv[0], nargv, envp, false);
+	long r = execve_unlocked(t, nargv[0], nargv, nenvp, false);
 	if (before >= 0)
 		rt_syscall1(SYS_personality, before);
 	t->exec_argv = NULL;

@@ -141,6 +141,7 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 
 int main(int argc, char **argv)
 {
+	jit_restore_app_environment(environ);
 	struct logger_knobs k;
 	int status = knobs_parse(argc, argv, &k);
 	if (status)

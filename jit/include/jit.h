@@ -72,6 +72,11 @@ int jit_persist_prepare(const char *dir, char *const *argv, char *err, size_t er
  * runs whose process is gone. Returns the directory, or NULL (no session). */
 const char *jit_session_start(void);
 
+/* First thing in a driver's main: the app's environment as the app had it, where a
+ * followed execve renamed the dynamic linker's variables so that the driver's own ld.so
+ * would not act on them (jit/exec_env.h). In place, in the same order. */
+void jit_restore_app_environment(char **envp);
+
 /* Starts `program` with argv[1..] as its arguments and envp as its environment. Returns
  * only when the program cannot be started: the message is printed, and the result is the
  * exit status to use (127: not found, 126: not executable or not supported, 1: other). */
