@@ -27,6 +27,8 @@ struct jit_config {
 	const char *app_exe_path; /* absolute, as /proc/self/exe shows it */
 	const char *app_cmdline;  /* argv strings, each NUL-terminated */
 	size_t app_cmdline_len;
+	const char *app_environ; /* the environment's strings at start, each NUL-terminated */
+	size_t app_environ_len;
 	const void *app_auxv; /* the auxiliary vector as built for the app */
 	size_t app_auxv_len;
 };

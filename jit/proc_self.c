@@ -166,6 +166,13 @@ bool proc_self_open(const struct jit_thread *t, int dirfd, const char *path, int
 						jit_config.app_cmdline_len, flags);
 		return true;
 	}
+	/* (what the process was started with: a followed exec's driver got some of it renamed,
+	 * jit/exec_env.h) */
+	if (names_own_proc_entry(dirfd, path, "environ") && jit_config.app_environ) {
+		*result = proc_self_memory_file("environ", jit_config.app_environ,
+						jit_config.app_environ_len, flags);
+		return true;
+	}
 	if (names_own_proc_entry(dirfd, path, "auxv")) {
 		*result = proc_self_memory_file("auxv", jit_config.app_auxv,
 						jit_config.app_auxv_len, flags);

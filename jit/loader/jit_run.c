@@ -41,7 +41,7 @@ static int private_stderr(void)
 	return fd < 0 ? fd : jit_runtime_fd(fd);
 }
 
-static char *join_cmdline(char *const *argv, size_t *len)
+static char *join_strings(char *const *argv, size_t *len)
 {
 	size_t n = 0;
 	for (int i = 0; argv[i]; i++)
@@ -187,7 +187,8 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 	jit_config.app_exe_path = exe_path ? exe_path : prog.elf_path;
 	jit_config.app_auxv = stack.auxv;
 	jit_config.app_auxv_len = stack.auxv_bytes;
-	jit_config.app_cmdline = join_cmdline(prog.argv, &jit_config.app_cmdline_len);
+	jit_config.app_cmdline = join_strings(prog.argv, &jit_config.app_cmdline_len);
+	jit_config.app_environ = join_strings(envp, &jit_config.app_environ_len);
 	set_process_name(prog.exec_path);
 	signals_init(t);
 	app_map_add(stack.guard, stack.base, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, 0, NULL);
