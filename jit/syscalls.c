@@ -73,9 +73,18 @@ static void print_stats(void)
 			    (unsigned long)forked_code_translated_ahead());
 }
 
+static int exit_status_instead = -1;
+
+void jit_set_exit_status(int status)
+{
+	exit_status_instead = status;
+}
+
 void jit_process_exit(int status)
 {
 	instrument_at_exit(status);
+	if (exit_status_instead >= 0)
+		status = exit_status_instead;
 	persist_save();
 	cpuid_table_save(true);
 	forked_code_report();

@@ -126,6 +126,8 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 	options.fat = k->fat;
 	options.quiet = k->quiet;
 	options.told_from = k->basename_relative ? k->root_cwd : NULL;
+	options.root = is_root_process(k);
+	options.session_dir = &k->session_dir;
 	options.slice = k->slice;
 	options.stdout_file = file_id_of(1);
 	options.stderr_file = file_id_of(2);

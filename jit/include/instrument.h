@@ -479,6 +479,9 @@ void jit_set_exec_knobs(char *const *knobs);
 /* Ends the process with `status` as the app's exit_group would: the clients' at_exit
  * hooks and the statistics first. */
 _Noreturn void jit_process_exit(int status);
+/* From an at_exit hook: the process exits with `status` instead of the app's (a recorder
+ * whose pinballs could not be written says so to whoever waits for the run). */
+void jit_set_exit_status(int status);
 
 /* Clients are kept by reference; register them before jit_start. */
 void jit_register_client(const struct jit_client *c);

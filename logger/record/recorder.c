@@ -19,6 +19,7 @@
 #include "rt_format.h"
 #include "rt_string.h"
 #include "rt_syscall.h"
+#include "run_failure.h"
 #include "shared_with_child.h"
 #include "syscall_model.h"
 #include "written.h"
@@ -43,6 +44,19 @@ static void begin_region(struct jit_thread *t, uint64_t icount)
 
 /* ---- region end ---- */
 
+static void abandon_region(void);
+
+/* The region's pinball could not be written (its writer said why): what it wrote goes, the
+ * app goes on unrecorded (a build keeps building), and the run's end says it failed. */
+static void pinball_failed(const char *err)
+{
+	jit_message("error: %s", err);
+	abandon_region();
+	rec.state = OUT;
+	rec.disabled = true;
+	run_failure_note();
+}
+
 /* World stopped (or the process exits or execs): every thread's end state, then the
  * pinball. t ends inside syscall nr when nr >= 0. */
 static void end_region(struct jit_thread *t, uint64_t icount, long nr)
@@ -55,8 +69,10 @@ static void end_region(struct jit_thread *t, uint64_t icount, long nr)
 	r->u.finish.ignored_events = rec.ignored_events;
 	record_push(r);
 	const char *err = record_queue_wait_done();
-	if (err[0])
-		jit_fatal("%s", err);
+	if (err[0]) {
+		pinball_failed(err);
+		return;
+	}
 	written_add(record_queue_written());
 	rec.state = OUT;
 	rec.region++;
@@ -421,6 +437,8 @@ static void at_exit(int status, void *arg)
 	(void)status;
 	(void)arg;
 	written_tell(true);
+	if (run_failure_seen())
+		jit_set_exit_status(1);
 }
 
 /* Out of a region the recorder does nothing a vfork child could disturb: it may run in our
@@ -476,6 +494,7 @@ void recorder_start(const struct recorder_options *o)
 	rec.fat = o->fat;
 	rec.slice = o->slice ? o->slice : RECORDER_DEFAULT_SLICE;
 	rec.region_observer = o->region_observer;
+	run_failure_init(o->root, o->session_dir);
 	output_echo_init(o->stdout_file, o->stderr_file);
 	jit_set_access_hook(grant_access);
 	jit_enable_icount();

@@ -24,6 +24,12 @@ struct recorder_options {
 	/* Told where each thread's part of a region starts and stops, as events of that thread
 	 * (pc 0 when between blocks), on an app thread; NULL: nobody (-pinplay-control). */
 	control_handler region_observer;
+	/* A pinball that cannot be written (a full disk) is named in one line, the process
+	 * goes on unrecorded with its own exit status, and the process the user started
+	 * (`root`) exits with 1 at its end; the others tell it through a file in the run's
+	 * session directory (*session_dir, when it is set by then; NULL: none). */
+	bool root;
+	const char *const *session_dir;
 };
 
 /* The time slice of a region's threads when none is given (-log:slice). */

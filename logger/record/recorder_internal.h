@@ -19,7 +19,9 @@ struct recorder_state {
 	bool fat;
 	uint64_t slice; /* instructions a thread runs before it passes the baton on */
 	enum region_state state;
-	bool disabled;		    /* a forked child: it does not write its parent's pinballs */
+	/* a forked child (it does not write its parent's pinballs), or a process whose pinball
+	 * could not be written: no region any more */
+	bool disabled;
 	uint32_t region;	    /* index of the current or next region */
 	uint64_t ignored_events;    /* in the current region */
 	struct pinball_cause cause; /* what asked for the pending transition */
