@@ -191,6 +191,8 @@ const char *consistency_thread(struct consistency *c, const struct pinball_threa
 	return pinball_xsave_check(t->regs.xsave, t->regs.xsave_len, c->h->xcr0);
 }
 
+/* Whether the map's entries cover [start, end): one, or several that follow each other
+ * (a run of all-zero pages goes on across entries with the same protection). */
 static bool in_map(struct consistency *c, uint64_t start, uint64_t end)
 {
 	if (!c->maps_sorted && c->nmaps) {
@@ -205,7 +207,12 @@ static bool in_map(struct consistency *c, uint64_t start, uint64_t end)
 		else
 			hi = mid;
 	}
-	return lo > 0 && end <= c->maps[lo - 1].end;
+	if (lo == 0 || c->maps[lo - 1].end <= start)
+		return false;
+	uint64_t covered = c->maps[lo - 1].end;
+	for (size_t i = lo; covered < end && i < c->nmaps && c->maps[i].start == covered; i++)
+		covered = c->maps[i].end;
+	return end <= covered;
 }
 
 const char *consistency_page(struct consistency *c, const struct pinball_page *p)

@@ -95,6 +95,33 @@ START_TEST(zero_pages_are_stored_compactly)
 }
 END_TEST
 
+/* A run of all-zero pages over two map entries that follow each other (the writer makes
+ * one record of consecutive zero pages of the same protection: a fat region start over two
+ * adjacent anonymous mappings) is in the memory map; one over a gap between them is not. */
+START_TEST(zero_run_across_adjacent_entries_verifies)
+{
+	char err[PINBALL_ERR_MAX];
+	static const uint8_t zero[4096];
+	for (int gap = 0; gap <= 1; gap++) {
+		struct pinball_writer *w = new_writer();
+		uint64_t second = 0x10004000 + (uint64_t)gap * 0x1000;
+		struct pinball_map_entry a = {0x10000000, 0x10004000, 3, 0x22, 0, NULL};
+		struct pinball_map_entry b = {second, second + 0x4000, 3, 0x22, 0, NULL};
+		ck_assert_int_eq(pinball_writer_add_map(w, &a), 0);
+		ck_assert_int_eq(pinball_writer_add_map(w, &b), 0);
+		for (uint64_t at = 0x10002000; at < second + 0x2000; at += 4096) /* one record */
+			ck_assert_int_eq(pinball_writer_add_page(w, at, 3, zero), 0);
+		ck_assert_int_eq(pinball_writer_finish(w, NULL), 0);
+		pinball_writer_free(w);
+		int bad = pinball_verify(test_base, err);
+		if (gap)
+			ck_assert_msg(bad && strstr(err, "is outside the memory map"), "%s", err);
+		else
+			ck_assert_msg(!bad, "%s", err);
+	}
+}
+END_TEST
+
 /* Writes `pages` pattern pages, hurried from page `hurry_at` on (two compression levels,
  * and chunks compressed two at a time after it), and finishes the pinball. */
 static void write_hurried_pages(uint64_t pages, uint64_t hurry_at)
@@ -262,6 +289,7 @@ Suite *pinball_roundtrip_suite(void)
 	tcase_add_test(tc, synthetic_pinball_round_trips);
 	tcase_add_test(tc, empty_pinball_round_trips);
 	tcase_add_test(tc, zero_pages_are_stored_compactly);
+	tcase_add_test(tc, zero_run_across_adjacent_entries_verifies);
 	tcase_add_test(tc, hurried_pages_round_trip);
 	tcase_add_test(tc, hurried_writer_freed_unfinished_leaves_nothing);
 	tcase_add_test(tc, hurried_writer_in_a_forked_child);
