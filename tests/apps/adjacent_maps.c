@@ -18,8 +18,8 @@ int main(void)
 	if (area == MAP_FAILED ||
 	    mmap(area, SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
 		 0) == MAP_FAILED ||
-	    mmap(area + SIZE, SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+	    mmap(area + SIZE, SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		 -1, 0) == MAP_FAILED)
 		return 2;
 	region_starts_here();
 	area[SIZE - 1] = 7;
