@@ -25,8 +25,16 @@ void jit_flush_cache(void)
 	translate_stats.flushes++;
 }
 
+static bool by_pcs_seen;
+
+bool flush_by_pcs_seen(void)
+{
+	return by_pcs_seen;
+}
+
 void jit_flush_pcs(const uint64_t *pcs, size_t n)
 {
+	by_pcs_seen = true;
 	if (fragment_retire_holding(pcs, n)) {
 		clear_lookup_tables();
 		translate_stats.partial_flushes++;

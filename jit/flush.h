@@ -10,6 +10,7 @@
 #ifndef JIT_FLUSH_H
 #define JIT_FLUSH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,10 @@ void jit_flush_cache(void);
 /* Retires only the translations holding one of the app pcs (sorted ascending); same rules
  * as jit_flush_cache. */
 void jit_flush_pcs(const uint64_t *pcs, size_t n);
+/* Whether a client has retired translations by their pcs in this process (the controller's
+ * alarms, armed and disarmed again and again): each translation that holds such a pc goes
+ * at each arming, and a chain that is entered in its middle should not be made twice. */
+bool flush_by_pcs_seen(void);
 void jit_reset_cache(void);
 void jit_reset_cache_alone(void);
 
