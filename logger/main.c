@@ -143,11 +143,12 @@ static int start_recording(struct logger_knobs *k, int app_argc, char **app_argv
 
 int main(int argc, char **argv)
 {
-	jit_restore_app_environment(environ);
 	struct logger_knobs k;
 	int status = knobs_parse(argc, argv, &k);
 	if (status)
 		return status < 0 ? 0 : status;
+	if (k.root_pid) /* (started by a followed execve: the user's variables are as given) */
+		jit_restore_app_environment(environ);
 	if (k.log && start_recording(&k, argc - k.program_index, argv + k.program_index))
 		return 2;
 	char err[512];

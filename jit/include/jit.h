@@ -72,9 +72,10 @@ int jit_persist_prepare(const char *dir, char *const *argv, char *err, size_t er
  * runs whose process is gone. Returns the directory, or NULL (no session). */
 const char *jit_session_start(void);
 
-/* First thing in a driver's main: the app's environment as the app had it, where a
- * followed execve renamed the dynamic linker's variables so that the driver's own ld.so
- * would not act on them (jit/exec_env.h). In place, in the same order. */
+/* In a driver that a followed execve started, before anything reads the environment: the
+ * app's environment as the app had it, where the execve renamed the dynamic linker's
+ * variables so that the driver's own ld.so would not act on them (jit/exec_env.h). In
+ * place, in the same order. */
 void jit_restore_app_environment(char **envp);
 
 /* Starts `program` with argv[1..] as its arguments and envp as its environment. Returns
