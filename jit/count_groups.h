@@ -11,19 +11,21 @@
  * Leaving the group early costs what was counted ahead: a taken branch out of block k goes
  * through code that subtracts rest_after[k] on its way to the target, a thread leaving at
  * block k's end through its fall-through site has the dispatcher take it back (and give it
- * back if it resumes inside), and a branch into block k from elsewhere (a chain entry)
- * goes through code that adds what block k's group still counts from k on.
+ * back if it resumes inside), and a branch into block k from elsewhere goes to a
+ * translation of its own that starts there (or, once a client retires translations by
+ * pcs, through a chain entry that adds what block k's group still counts from k on:
+ * translate.c's enterable).
  *
  * Under the countdown (a replay's exact stops: instruction_count.c) the group's first
  * block checks the budget for the whole group, and the blocks inside check nothing: a
  * check that fires there may find the stop inside the group, where jit_callout_limit_block
- * runs the first block alone and sends the thread to the next block's chain entry, which
- * checks what the group counts from there on (every entry into block k from elsewhere
- * does). A taken branch out of block k gives rest_after[k] back to the budget, and so does
- * the dispatcher for a thread leaving at a fall-through site (rare: translate.c joins no
- * block to one whose callouts want a site), which then goes on through the next block's
- * entry. No group holds a REP string instruction, whose iterations the next check must
- * see. */
+ * runs the first block alone and sends the thread on to the next block, through the
+ * dispatcher: to its own translation, whose group starts there and checks (or a chain
+ * entry that checks what the group counts from there on). A taken branch out of block k
+ * gives rest_after[k] back to the budget, and so does the dispatcher for a thread leaving
+ * at a fall-through site (rare: translate.c joins no block to one whose callouts want a
+ * site), which then goes on to the next block the same way. No group holds a REP string
+ * instruction, whose iterations the next check must see. */
 #ifndef JIT_COUNT_GROUPS_H
 #define JIT_COUNT_GROUPS_H
 
@@ -44,7 +46,7 @@ struct count_groups {
 	bool inside[COUNT_GROUP_MAX_BLOCKS];
 	/* the client slot block k's count goes to (its group's), -1: none */
 	int slot[COUNT_GROUP_MAX_BLOCKS];
-	/* under the countdown, the check of block k's group (what an entry into it makes) */
+	/* under the countdown, the check of block k's group (what a chain entry into it makes) */
 	struct block_callout check[COUNT_GROUP_MAX_BLOCKS];
 };
 

@@ -298,7 +298,8 @@ static void dispatch_locked(struct jit_thread *t, struct jit_exit *rec)
 		return;
 	}
 	bool own_target = next == exit.target && generation == fragment_generation();
-	/* (under the countdown, a group's rest is checked again: through the entry) */
+	/* (under the countdown, a group's rest is checked again: by the next block's own
+	 * translation, or a chain entry) */
 	if (exit.falls_through && own_target && fragment_is_current(exit.owner) &&
 	    !(group_rest && icount_is_countdown())) {
 		/* A chained block's end while its fragment was unlinked: the next block follows

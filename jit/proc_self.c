@@ -66,11 +66,11 @@ bool proc_self_fd_path(const char *app_path, long *fd)
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
 		if (!rt_starts_with(path, forms[i]))
 			continue;
-		const char *d = path + strlen(forms[i]);
+		const char *digits = path + strlen(forms[i]), *d = digits;
 		long n = 0;
 		for (; *d >= '0' && *d <= '9' && n <= INT32_MAX; d++)
 			n = n * 10 + (*d - '0');
-		if (*d || d == path + strlen(forms[i]) || n > INT32_MAX)
+		if (*d || d == digits || n > INT32_MAX)
 			return false;
 		*fd = n;
 		return true;
