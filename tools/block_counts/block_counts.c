@@ -129,9 +129,16 @@ static bool hash_room(void)
 	return true;
 }
 
-/* The record of instructions [from, to) of the block, found or made; 0 when full. */
+/* The record of instructions [from, to) of the block, found or made; 0 when full, or when
+ * none is counted (a block of a REP string instruction alone, which its own record, of the
+ * same bytes, counts by iterations). */
 static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, bool whole)
 {
+	size_t n = 0;
+	for (size_t i = from; i < to; i++)
+		n += whole || !jit_insn_is_rep_string(jit_block_insn(b, i));
+	if (!n)
+		return 0;
 	uint64_t pc = jit_block_pc(b, from);
 	uint64_t sum = checksum(b, from, to);
 	uint32_t bytes =
@@ -143,11 +150,8 @@ static uint32_t record_of(const struct jit_block *b, size_t from, size_t to, boo
 	uint32_t h = hash_find(pc, bytes, sum);
 	if (bc.hash[h])
 		return bc.hash[h] - 1;
-	size_t n = 0;
-	for (size_t i = from; i < to; i++)
-		n += whole || !jit_insn_is_rep_string(jit_block_insn(b, i));
-	struct counted_insn *insns = n ? pool_take(n) : NULL;
-	if (bc.nrecords >= MAX_RECORDS || (n && !insns)) {
+	struct counted_insn *insns = pool_take(n);
+	if (bc.nrecords >= MAX_RECORDS || !insns) {
 		bc.blocks_dropped++;
 		return 0;
 	}
