@@ -143,6 +143,11 @@ void instrument_exclude_first(void *const *args, uint32_t n);
 void instrument_uncount(struct jit_thread *t, uint64_t pc, uint32_t remaining,
 			uint32_t budget_slots);
 
+/* A REP string instruction counted as rep says stopped with `left` iterations not run (a
+ * fault among them): takes them back, as its translation would after it. */
+struct rep_counts;
+void instrument_rep_left(struct jit_thread *t, const struct rep_counts *rep, uint64_t left);
+
 /* Whether instruction i is counted at block start (REP string ones count per iteration). */
 bool instrument_counted(const struct jit_block *b, size_t i);
 

@@ -100,6 +100,13 @@ static bool run_callout(struct jit_thread *t, const struct jit_callout_exit *cal
 	t->callout_remaining = 0;
 	uint32_t limit = t->block_limit;
 	t->block_limit = 0;
+	if (call->one_iteration && t->app_pc == exit->target && !t->restart_block) {
+		/* The block is one iteration of a REP string instruction: it runs where it is,
+		 * also after a change of instrumentation, which its next part (through an
+		 * exit) meets; no limit can cut it shorter. */
+		t->jump_target = (uint64_t)call->resume;
+		return true;
+	}
 	if (limit && call->is_budget && t->app_pc == exit->target) {
 		/* Only the block's first `limit` instructions run, from a translation of them
 		 * alone: the thread comes back at an exact count (jit_callout_limit_block). */

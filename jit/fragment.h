@@ -52,7 +52,10 @@ struct jit_callout_exit {
 	void *callout_arg;
 	uint32_t budget_slots; /* bit per client slot the block's budget checks use */
 	bool is_budget;	       /* the budget callout at block start */
-	uint64_t skip_to;      /* the instruction is suppressed: execution goes on here */
+	/* a budget callout before one iteration of a REP string instruction, a block of its
+	 * own (translate.c, emit_rep_in_parts) */
+	bool one_iteration;
+	uint64_t skip_to; /* the instruction is suppressed: execution goes on here */
 	uint8_t *resume;
 };
 
@@ -73,6 +76,9 @@ struct insn_map {
 	uint8_t counted_from;
 	/* Of those, the ones in blocks after this one's, in its count group (count_groups.h). */
 	uint8_t group_rest;
+	/* A REP string instruction run in parts (a budget ends among its iterations): the
+	 * app's %rcx is the part's plus the rest in TB_SCRATCH_REP. */
+	bool rcx_rest;
 	/* Registers that hold inserted code's values here, the app's being in TB_HELD_REGS,
 	 * lowest register first (memory_marks.h, held marks). */
 	uint16_t held_regs;
@@ -101,6 +107,20 @@ struct fragment {
 	/* An entry into a block in the middle of `inside`'s chain (translate.c): no code,
 	 * exits or instructions of its own, and retired whenever `inside` is. */
 	const struct fragment *inside;
+	/* Its last instruction is a REP string instruction that counts: NULL, or how. */
+	const struct rep_counts *rep;
+};
+
+/* What a REP string instruction's translation counts before it runs, for all the
+ * iterations it is about to run (a part of them: translate.c): a fault among them takes
+ * back those left, the hardware's %rcx, so that the count stays exact (instrument_rep_left).
+ */
+struct rep_counts {
+	int8_t up;    /* client slot counting iterations up, or -1 */
+	int8_t down;  /* client slot counting them down (the countdown's other stripe), or -1 */
+	int8_t table; /* client slot holding a table counting them up at table_index, or -1 */
+	uint32_t table_index;
+	uint32_t budgets; /* bit per client slot of a budget that counts them down */
 };
 
 /* Bump allocation of metadata that lives until the next flush. NULL when out of memory. */

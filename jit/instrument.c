@@ -488,6 +488,19 @@ void instrument_uncount(struct jit_thread *t, uint64_t pc, uint32_t remaining,
 			clients[i]->block_left(t, pc, clients[i]->arg);
 }
 
+void instrument_rep_left(struct jit_thread *t, const struct rep_counts *rep, uint64_t left)
+{
+	if (rep->up >= 0)
+		t->client_slots[rep->up] -= left;
+	if (rep->down >= 0)
+		t->client_slots[rep->down] += left;
+	for (int s = 0; s < TB_CLIENT_SLOT_COUNT; s++)
+		if (rep->budgets & (1u << s))
+			t->client_slots[s] += left;
+	if (rep->table >= 0)
+		((uint64_t *)t->client_slots[rep->table])[rep->table_index] -= left;
+}
+
 void instrument_thread_start(struct jit_thread *t, uint64_t pc)
 {
 	for (int i = 0; i < client_count; i++)

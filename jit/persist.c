@@ -291,8 +291,11 @@ static struct fragment *take(struct kept *k)
 	}
 	struct fragment *f = fragment_meta_alloc(sizeof *f);
 	struct jit_exit **exits = fragment_meta_alloc(sizeof *exits * ((size_t)r->exit_count + 1));
-	if (!f || !exits)
+	struct rep_counts *rep = r->rep_up ? fragment_meta_alloc(sizeof *rep) : NULL;
+	if (!f || !exits || (r->rep_up && !rep))
 		return NULL;
+	if (rep)
+		*rep = (struct rep_counts){(int8_t)(r->rep_up - 1), -1, -1, 0, 0};
 	uint8_t *code = (uint8_t *)r->code;
 	uint32_t branches = 0;
 	for (uint16_t i = 0; i < r->exit_count; i++) {
@@ -331,6 +334,7 @@ static struct fragment *take(struct kept *k)
 	    .exit_count = branches,
 	    .insn_count = r->insn_count,
 	    .insns = (struct insn_map *)record_insns(r), /* (read-only: kept as the record is) */
+	    .rep = rep,
 	};
 	fragment_index(f);
 	perf_map_translated(f);
@@ -439,6 +443,7 @@ void persist_note(const struct persist_translation *pt)
 	    .mismatch_off = (uint32_t)(f->mismatch_field - code),
 	    .tag = tag,
 	    .callout_count = (uint16_t)callouts,
+	    .rep_up = f->rep ? (uint8_t)(f->rep->up + 1) : 0,
 	};
 	struct record_exit *exits = (struct record_exit *)record_exits(r);
 	struct record_callout *calls = (struct record_callout *)record_callouts(r);

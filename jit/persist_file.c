@@ -11,6 +11,7 @@
 #include "rt_alloc.h"
 #include "rt_crc32c.h"
 #include "rt_syscall.h"
+#include "thread_block.h"
 #include "translate.h"
 #include "x86_emit.h"
 
@@ -47,7 +48,8 @@ static bool record_sane(const struct record *r, size_t room, const struct file_a
 	    r->app_end - r->app_pc > RECORD_MAX_APP_BYTES ||
 	    r->length != record_length(r->exit_count, r->insn_count, r->entry_count, r->slot_count,
 				       r->callout_count, r->app_end - r->app_pc) ||
-	    !record_holds(r, r->body_off, 1) || !record_holds(r, r->mismatch_off, 4))
+	    !record_holds(r, r->body_off, 1) || !record_holds(r, r->mismatch_off, 4) ||
+	    r->rep_up > TB_CLIENT_SLOT_COUNT || (r->rep_up && !r->insn_count))
 		return false;
 	bool in_arena = false;
 	for (uint32_t i = 0; i < arena_count; i++)

@@ -11,7 +11,7 @@
 
 #include "persist_record.h"
 
-enum { PERSIST_FILE_VERSION = 5 };
+enum { PERSIST_FILE_VERSION = 6 };
 
 /* What a file must name to be of use: the key of its program, configuration and the
  * runtime's build; and the code cache segment its arenas are (code_cache.h). Where the

@@ -31,7 +31,8 @@ struct record {
 	uint32_t mismatch_off;
 	uint64_t tag; /* the instrumentation it was made with (instrument_keep_tag) */
 	uint16_t callout_count;
-	uint8_t pad[6];
+	uint8_t rep_up; /* its REP string instruction's count slot, plus one (fragment.h) */
+	uint8_t pad[5];
 };
 
 struct record_exit {

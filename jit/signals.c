@@ -269,6 +269,8 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 		t->gpr[JIT_GPR_RCX] = t->scratch_rcx;
 	if (m->borrowed_reg)
 		t->gpr[m->borrowed_reg - 1] = t->scratch_reg;
+	if (m->rcx_rest)
+		t->gpr[JIT_GPR_RCX] += t->scratch_rep;
 	for (int r = 0, k = 0; r < 16; r++)
 		if (m->held_regs & (1u << r))
 			t->gpr[r] = t->held_regs[k++];
@@ -286,18 +288,25 @@ static bool app_state_at(struct jit_thread *t, const ucontext_t *uc, uint64_t ca
 	return true;
 }
 
-/* The thread's state at a fault in app code, at the faulting instruction: false where it
- * is not known (a REP string instruction is counted by iterations as they go: where it
- * stopped is unknown). fc: the instructions its block counted at its start from this one
- * on, which have not run, and the count group's part of them; a count its block was yet
- * to add after this instruction (count_place.h) is added first, as if made at its start. */
+/* The thread's state at a fault in app code, at the faulting instruction. fc: the instructions its
+ * block counted at its start from this one on, which have not run, and the count group's part of
+ * them; a count its block was yet to add after this instruction (count_place.h) is added first, as
+ * if made at its start. */
 static bool fault_state(struct jit_thread *t, const ucontext_t *uc, uint64_t cache_pc,
 			struct fault_count *fc)
 {
 	const struct fragment *f = fragment_at_cache_pc(cache_pc);
 	const struct insn_map *m = f ? fragment_insn_at(f, cache_pc) : NULL;
-	if (!m || m->counted_from == INSN_COUNT_UNKNOWN || !app_state_at(t, uc, cache_pc))
+	if (!m || !app_state_at(t, uc, cache_pc))
 		return false;
+	if (m->counted_from == INSN_COUNT_UNKNOWN) {
+		/* The fragment's REP string instruction, its last (translate.c): its iterations
+		 * were counted ahead, those left are the hardware's %rcx (of the part that ran). */
+		if (f->rep)
+			instrument_rep_left(t, f->rep, (uint64_t)uc->uc_mcontext.gregs[REG_RCX]);
+		*fc = (struct fault_count){0, 0};
+		return true;
+	}
 	icount_recount(t, m->count_pending);
 	*fc = (struct fault_count){m->counted_from, m->group_rest};
 	return true;
@@ -341,8 +350,7 @@ static enum jit_death_place interrupted_place(struct jit_thread *t, const uconte
 }
 
 /* With clients that filter signals: the fault is left for the dispatcher (signals_take_fault),
- * the thread's state that of the faulting instruction. False when it cannot be (a REP string
- * instruction, whose count there is not known). */
+ * the thread's state that of the faulting instruction. False when it cannot be. */
 static bool defer_fault(struct jit_thread *t, int sig, siginfo_t *info, ucontext_t *uc)
 {
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];

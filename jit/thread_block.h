@@ -28,7 +28,7 @@
 #define TB_IBL_TARGET 0x158    /* app pc of an indirect branch that missed the table */
 #define TB_SCRATCH_FLAGS 0x160 /* lahf/seto image of the app flags */
 #define TB_USE_FSGSBASE 0x168
-#define TB_SCRATCH_REP 0x170 /* rcx before a rep string instruction */
+#define TB_SCRATCH_REP 0x170 /* a REP string instruction's iterations after its part */
 #define TB_IBL_HITS 0x178    /* counted only with -jit:stats */
 #define TB_CLIENT_SLOTS 0x180
 #define TB_CLIENT_SLOT_COUNT 24

@@ -34,6 +34,8 @@ enum {
 	READABLE_SLOTS = 4096,
 	CACHE_PER_INSN = 256 + 4 * 32, /* an indirect call with its lookup, and callouts */
 	CACHE_PER_BLOCK = 512,
+	/* a REP string instruction's parts, its counters in each (emit_rep_in_parts) */
+	CACHE_REP_IN_PARTS = 1024,
 	/* Per copy of the block (a block with a copy without its trace record has two). */
 	MAX_EXITS = 4,
 	MAX_CONSTANTS = 2,
@@ -136,11 +138,14 @@ struct translation {
 	struct pending_exit exits[MAX_FRAGMENT_EXITS];
 	int exit_count;
 	/* the budgets and the trace room */
-	struct pending_check checks[(MAX_COPIES + MAX_CHAIN) * (BLOCK_MAX_BUDGETS + 1)];
+	/* (a REP string instruction's part of one iteration checks the budgets again) */
+	struct pending_check checks[(MAX_COPIES + MAX_CHAIN) * (BLOCK_MAX_BUDGETS + 1) +
+				    MAX_COPIES * BLOCK_MAX_BUDGETS];
 	int check_count;
 	struct pending_constant constants[MAX_COPIES * MAX_CONSTANTS];
 	int constant_count;
-	struct insn_map insns[MAX_COPIES * BLOCK_MAX_INSNS]; /* in cache order */
+	/* in cache order; a REP string instruction run in parts has two more */
+	struct insn_map insns[MAX_COPIES * (BLOCK_MAX_INSNS + 2)];
 	int insn_count;
 	/* the block's counter updates go into its indirect branch's lookup (count_place.h) */
 	bool count_in_lookup;
@@ -801,9 +806,10 @@ static struct jit_callout_exit *emit_callout(struct translation *t, const struct
 /* sub $amount,%gs:slot; when negative, the callout at the block starting at pc
  * (`remaining`: the block's counted instructions; `budgets_done`: as emit_callout's), out
  * of line (emit_pending_checks). Flags are preserved when live. */
-static void emit_slot_check(struct translation *t, const struct block_callout *c, uint64_t pc,
-			    uint32_t amount, uint32_t remaining, bool flags_live, bool is_budget,
-			    int budgets_done)
+static struct jit_callout_exit *emit_slot_check(struct translation *t,
+						const struct block_callout *c, uint64_t pc,
+						uint32_t amount, uint32_t remaining,
+						bool flags_live, bool is_budget, int budgets_done)
 {
 	struct emitter *e = &t->e;
 	/* (the sub leaves %rax alone: the flags' image stays in it) */
@@ -816,10 +822,11 @@ static void emit_slot_check(struct translation *t, const struct block_callout *c
 	struct jit_callout_exit *call =
 	    new_callout_exit(t, c, pc, remaining, is_budget, budgets_done);
 	if (!call)
-		return;
+		return NULL;
 	t->not_persistable = true; /* (a count's check: by the thread's state) */
 	call->resume = e->cur;
 	t->checks[t->check_count++] = (struct pending_check){fire, &call->exit, flags_live};
+	return call;
 }
 
 static void emit_pending_checks(struct translation *t)
@@ -1124,6 +1131,10 @@ static enum exit_kind decode_chain(uint64_t pc, bool chain_fall)
 		n++;
 		translate_stats.insns_decoded++;
 		off += bi->insn.length;
+		/* A REP string instruction ends its block: a budget can then stop it at an
+		 * exact iteration (emit_rep_in_parts), no instruction after it counted yet. */
+		if (jit_insn_is_rep_string(&bi->insn))
+			break;
 		if (!translate_ends_block(bi))
 			continue;
 		if (!chain_fall || !is_jcc(bi->insn.mnemonic))
@@ -1230,6 +1241,154 @@ static void emit_rep_counters(struct translation *t, const struct block_insn *bi
 		emit_rep_counter(&t->e, block.budgets[i].slot, after, true);
 }
 
+/* An instruction on %rcx and the thread block's word at off: the opcode, then ModRM and
+ * SIB for an absolute disp32 (in %gs). */
+static void emit_rcx_gs(struct emitter *e, const uint8_t *opcode, unsigned n, uint32_t off)
+{
+	static const uint8_t gs_rex_w[] = {0x65, 0x48};
+	static const uint8_t modrm_sib[] = {0x0c, 0x25};
+	emit_bytes(e, gs_rex_w, sizeof gs_rex_w);
+	emit_bytes(e, opcode, n);
+	emit_bytes(e, modrm_sib, sizeof modrm_sib);
+	emit_u32(e, off);
+}
+
+/* Before a REP string instruction whose block checks budgets (the block's last: see
+ * decode): whether each budget lets all %rcx iterations run. */
+struct rep_check {
+	uint8_t *to_parts[BLOCK_MAX_BUDGETS];
+	bool flags_live;
+};
+
+static void emit_rep_check(struct translation *t, bool flags_live, struct rep_check *rc)
+{
+	static const uint8_t cmp_slot_rcx[] = {0x39}; /* cmp %rcx,slot */
+	rc->flags_live = flags_live;
+	if (flags_live)
+		emit_save_flags_in_rax(&t->e);
+	for (int i = 0; i < block.budget_count; i++) {
+		emit_rcx_gs(&t->e, cmp_slot_rcx, sizeof cmp_slot_rcx,
+			    slot_offset(block.budgets[i].slot));
+		rc->to_parts[i] = emit_jcc_rel32_local(&t->e, 0xc /* l */);
+	}
+	if (flags_live)
+		emit_restore_flags_from_rax(&t->e);
+}
+
+/* One part of a REP string instruction: the app's %rcx is the part's plus TB_SCRATCH_REP. */
+static void emit_rep_part(struct translation *t, const struct block_insn *bi)
+{
+	t->insns[t->insn_count++] = (struct insn_map){
+	    .cache_off = (uint16_t)(t->e.cur - t->e.start),
+	    .app_off = (uint16_t)(bi->pc - t->app_pc),
+	    .counted_from = INSN_COUNT_UNKNOWN,
+	    .rcx_rest = true,
+	};
+	emit_insn(t, bi);
+}
+
+/* Out of line, where a budget ends among the iterations: the instruction runs as many as
+ * every budget lets (the least of them), or, where one is spent, a single iteration
+ * checked as a block of one instruction (its callouts see the thread at the instruction,
+ * %rcx whole); then, unless the instruction ended (%rcx left, or REPE/REPNE's condition),
+ * on to the instruction again with the rest, through an exit. So an instruction-count
+ * event falls at an exact iteration, as it would between two blocks. */
+static void emit_rep_in_parts(struct translation *t, const struct block_insn *bi,
+			      const struct rep_check *rc, bool traced)
+{
+	static const uint8_t cmp_rcx_slot[] = {0x3b};		    /* cmp slot,%rcx */
+	static const uint8_t cmovg_slot[] = {0x0f, 0x4f};	    /* cmovg slot,%rcx */
+	static const uint8_t sub_rcx_from[] = {0x29};		    /* sub %rcx,slot */
+	static const uint8_t test_rcx[] = {0x48, 0x85, 0xc9};	    /* test %rcx,%rcx */
+	static const uint8_t one_less[] = {0x48, 0x8d, 0x49, 0xff}; /* lea -1(%rcx),%rcx */
+	static const uint8_t just_one[] = {0xb9, 1, 0, 0, 0};	    /* mov $1,%ecx */
+	static const uint8_t jrcxz_over_jmp[] = {0xe3, 5};
+	static const uint8_t add_rax[] = {0x48, 0x8d, 0x0c, 0x01}; /* lea (%rcx,%rax),%rcx */
+	struct emitter *e = &t->e;
+	uint8_t *to_end = emit_jmp_rel32_local(e);
+	for (int i = 0; i < block.budget_count; i++)
+		patch_branch(t, rc->to_parts[i], e->cur);
+	/* (the flags, when live, are in %rax, the app's %rax in TB_SCRATCH_RAX) */
+	emit_bytes(e, test_rcx, sizeof test_rcx);
+	uint8_t *to_none = emit_jcc_rel32_local(e, 0x4 /* z: a spent budget, no iteration */);
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_REP);
+	emit_load_gs(e, JIT_GPR_RCX, slot_offset(block.budgets[0].slot));
+	for (int i = 1; i < block.budget_count; i++) {
+		uint32_t off = slot_offset(block.budgets[i].slot);
+		emit_rcx_gs(e, cmp_rcx_slot, sizeof cmp_rcx_slot, off);
+		emit_rcx_gs(e, cmovg_slot, sizeof cmovg_slot, off);
+	}
+	emit_bytes(e, test_rcx, sizeof test_rcx);
+	uint8_t *to_one = emit_jcc_rel32_local(e, 0xe /* le */);
+	emit_rcx_gs(e, sub_rcx_from, sizeof sub_rcx_from, TB_SCRATCH_REP);
+	if (rc->flags_live)
+		emit_restore_flags_from_rax(e);
+	emit_rep_counters(t, bi, false);
+	emit_rep_part(t, bi);
+	emit_rep_counters(t, bi, true);
+	uint8_t *to_part_end = emit_jmp_rel32_local(e);
+
+	patch_branch(t, to_one, e->cur);
+	if (rc->flags_live)
+		emit_restore_flags_from_rax(e);
+	/* The count first, as a block's, so that the callouts see the iteration counted (and
+	 * a thread they send elsewhere gets it back: instrument_uncount); a table's after
+	 * them, as the iteration runs. */
+	emit_bytes(e, just_one, sizeof just_one);
+	if (bi->rep_counter_slot >= 0)
+		emit_rep_counter(e, bi->rep_counter_slot, false, false);
+	if (bi->rep_down_slot >= 0)
+		emit_rep_counter(e, bi->rep_down_slot, false, true);
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_REP);
+	for (int i = 0; i < block.budget_count; i++) {
+		struct jit_callout_exit *call =
+		    emit_slot_check(t, &block.budgets[i], bi->pc, 1, 1, true, true, i + 1);
+		if (call)
+			call->one_iteration = true;
+	}
+	emit_bytes(e, one_less, sizeof one_less);
+	emit_store_gs(e, JIT_GPR_RCX, TB_SCRATCH_REP);
+	emit_bytes(e, just_one, sizeof just_one);
+	if (bi->rep_table_slot >= 0)
+		emit_rep_table_counter(e, bi->rep_table_slot, bi->rep_table_index, false);
+	emit_rep_part(t, bi);
+
+	/* The part's end: the app's flags as the instruction left them, untouched here. */
+	patch_branch(t, to_part_end, e->cur);
+	emit_bytes(e, jrcxz_over_jmp, sizeof jrcxz_over_jmp);
+	uint8_t *to_ended_early = emit_jmp_rel32_local(e);
+	uint8_t *to_ended = NULL;
+	if (bi->insn.attributes & ZYDIS_ATTRIB_HAS_REPE)
+		to_ended = emit_jcc_rel32_local(e, 0x5 /* nz */);
+	else if (bi->insn.attributes & ZYDIS_ATTRIB_HAS_REPNE)
+		to_ended = emit_jcc_rel32_local(e, 0x4 /* z */);
+	/* (an exit: a thread asked to leave at its block's end does so after the part,
+	 * the block's trace record closed with the registers the part left) */
+	emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_REP);
+	if (bi->trace_store_count && traced)
+		emit_trace_stores(e, bi, &block.trace, true, true);
+	emit_direct_jump(t, bi->pc);
+	uint8_t *to_end_after_rest = NULL;
+	if (to_ended) {
+		patch_branch(t, to_ended, e->cur);
+		emit_load_gs(e, JIT_GPR_RCX, TB_SCRATCH_REP);
+		to_end_after_rest = emit_jmp_rel32_local(e);
+	}
+	patch_branch(t, to_none, e->cur);
+	if (rc->flags_live)
+		emit_restore_flags_from_rax(e);
+	uint8_t *to_end_from_none = emit_jmp_rel32_local(e);
+	patch_branch(t, to_ended_early, e->cur);
+	emit_store_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_REP);
+	emit_bytes(e, add_rax, sizeof add_rax);
+	emit_load_gs(e, JIT_GPR_RAX, TB_SCRATCH_RAX);
+	patch_branch(t, to_end, e->cur);
+	patch_branch(t, to_end_from_none, e->cur);
+	if (to_end_after_rest)
+		patch_branch(t, to_end_after_rest, e->cur);
+}
+
 /* Whether held marks may stay held across bi: a plain copy of an instruction that stays
  * in the block, with nothing inserted that leaves the cache or uses the registers. */
 static bool may_hold_across(const struct block_insn *bi)
@@ -1334,6 +1493,11 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 				emit_memory_marks(&t->e, bi, bi->memory_marks_slot,
 						  block_flags_live_from(&block, i));
 		}
+		struct rep_check rep_check = {0};
+		bool in_parts =
+		    jit_insn_is_rep_string(&bi->insn) && block.budget_count && !bi->suppressed;
+		if (in_parts)
+			emit_rep_check(t, block_flags_live_from(&block, i), &rep_check);
 		emit_rep_counters(t, bi, false);
 		t->insns[t->insn_count++] = (struct insn_map){
 		    .cache_off = (uint16_t)(t->e.cur - t->e.start),
@@ -1356,6 +1520,8 @@ static void emit_copy_of_block(struct translation *t, bool traced)
 			ended = emit_insn(t, bi);
 		t->insns[t->insn_count - 1].borrowed_reg = t->borrowed_reg;
 		emit_rep_counters(t, bi, true);
+		if (in_parts)
+			emit_rep_in_parts(t, bi, &rep_check, traced);
 		if (!ended && bi->trace_store_count && traced)
 			emit_trace_stores(&t->e, bi, &block.trace, true,
 					  block_flags_live_from(&block, i + 1));
@@ -1540,13 +1706,41 @@ static bool emit_fragment(struct translation *t)
 	return !t->failed && !t->e.overflow;
 }
 
+/* f->rep, when its last instruction is a REP string instruction that counts. Only the
+ * plain count's slot is kept with a translation (persist.h): one that counts otherwise is
+ * made anew in each process. False when out of memory. */
+static bool note_rep_counts(struct translation *t, struct fragment *f,
+			    const struct block_insn *last)
+{
+	const struct jit_block *tail = &chain[chain_length - 1];
+	if (!jit_insn_is_rep_string(&last->insn) || last->suppressed)
+		return true;
+	struct rep_counts rc = {(int8_t)last->rep_counter_slot, (int8_t)last->rep_down_slot,
+				(int8_t)last->rep_table_slot, last->rep_table_index, 0};
+	for (int i = 0; i < tail->budget_count; i++)
+		rc.budgets |= 1u << tail->budgets[i].slot;
+	if (rc.up < 0 && rc.down < 0 && rc.table < 0 && !rc.budgets)
+		return true;
+	if (rc.down >= 0 || rc.table >= 0 || rc.budgets)
+		t->not_persistable = true;
+	struct rep_counts *kept = fragment_meta_alloc(sizeof *kept);
+	if (!kept)
+		return false;
+	*kept = rc;
+	f->rep = kept;
+	return true;
+}
+
 static size_t chain_room(void)
 {
 	size_t room = 0;
 	for (size_t k = 0; k < chain_length; k++) {
 		const struct jit_block *b = &chain[k];
+		bool parts =
+		    b->budget_count && jit_insn_is_rep_string(&b->insns[b->length - 1].insn);
 		room += (has_skip_copy(b) ? 2 : 1) *
-			    (CACHE_PER_BLOCK + CACHE_PER_INSN * (b->length + 1)) +
+			    (CACHE_PER_BLOCK + CACHE_PER_INSN * (b->length + 1) +
+			     (parts ? CACHE_REP_IN_PARTS : 0)) +
 			CACHE_PER_GROUP_BLOCK;
 		for (size_t i = 0; i < b->length; i++)
 			room += trace_stores_room(&b->insns[i]);
@@ -1649,6 +1843,8 @@ static struct fragment *try_translate(uint64_t app_pc, enum exit_kind start, boo
 	    .insn_count = (uint32_t)ninsns,
 	    .insns = insns,
 	};
+	if (start == EXIT_DIRECT && !note_rep_counts(&t, f, last))
+		return NULL;
 	code_cache_commit(code, f->cache_size);
 	fragment_index(f);
 	perf_map_translated(f);

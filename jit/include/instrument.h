@@ -139,7 +139,11 @@ uint64_t jit_callout_icount(const struct jit_callout *c);
 void jit_insert_callout(struct jit_block *b, size_t i, jit_callout_fn fn, void *arg);
 
 /* At block start, subtracts the block's length from the thread's slot; when the result is
- * negative, calls fn before the block runs (pc = the block's first instruction). */
+ * negative, calls fn before the block runs (pc = the block's first instruction). A REP
+ * string instruction (always the last of its block) is checked as its iterations come:
+ * where the slot runs out among them, fn runs before the iteration that takes it negative,
+ * as for a block of that one iteration (pc = the instruction's, %rcx the iterations left,
+ * block_remaining 1), and the thread leaves the cache after that iteration if asked to. */
 void jit_insert_budget_check(struct jit_block *b, int slot, jit_callout_fn fn, void *arg);
 
 /* The instruction count kept as a countdown to a per-thread limit, checked in every
@@ -288,9 +292,9 @@ bool jit_thread_in_syscall(const struct jit_thread *t, long *nr);
 
 /* From a budget check's callout (jit_insert_budget_check): only the block's first `insns`
  * instructions run, from a translation of them alone, and the thread comes back to its
- * budget checks at the next one, so that it can stop at an exact instruction count (a
- * REP string instruction among them still runs all its iterations). When several callouts
- * at the block's start limit it, the smallest limit holds. */
+ * budget checks at the next one, so that it can stop at an exact instruction count (a REP
+ * string instruction is checked by iterations: jit_insert_budget_check). When several
+ * callouts at the block's start limit it, the smallest limit holds. */
 void jit_callout_limit_block(const struct jit_callout *c, uint32_t insns);
 
 /* What `cpuid` answers for leaf and subleaf (eax, ebx, ecx, edx), from the table the run's
