@@ -23,7 +23,10 @@ char *analysis_output_path(const char *file, bool truncate, char *err, size_t er
 		return NULL;
 	}
 	close(fd);
+	/* (/dev/stdout on a pipe names no file: such a name, absolute, is kept as it is) */
 	char *path = realpath(file, NULL);
+	if (!path && file[0] == '/')
+		path = strdup(file);
 	if (!path)
 		snprintf(err, errlen, "cannot resolve '%s': %s", file, strerror(errno));
 	return path;
