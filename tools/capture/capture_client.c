@@ -51,7 +51,8 @@ static void instrument(struct jit_block *b, void *arg)
 {
 	(void)arg;
 	size_t n = jit_block_length(b);
-	struct capture_block *blk = rt_alloc(sizeof *blk + n * sizeof blk->insns[0]);
+	/* (zeroed: each instruction's sink data is made when the helper first sees it) */
+	struct capture_block *blk = rt_calloc(1, sizeof *blk + n * sizeof blk->insns[0]);
 	if (!blk)
 		jit_fatal("trace: out of memory for block layouts");
 	uint16_t off = 8; /* after the block's word */
