@@ -190,25 +190,41 @@ void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint
 	rt_mutex_unlock(&lock);
 }
 
+/* The mapping that holds addr, or NULL (the maps are in address order). Under the lock. */
+static const struct jit_app_mapping *holding(uint64_t addr)
+{
+	size_t lo = 0, hi = count; /* the first mapping that ends above addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < count && maps[lo].start <= addr ? &maps[lo] : NULL;
+}
+
 bool app_map_constant(uint64_t start, uint64_t len)
 {
 	uint64_t end = start + len;
 	if (end < start)
 		return false;
 	rt_mutex_lock(&lock);
-	size_t lo = 0, hi = count; /* the first mapping that ends above start */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (maps[mid].end <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	const struct jit_app_mapping *m = lo < count ? &maps[lo] : NULL;
-	bool constant = m && m->start <= start && end <= m->end && (m->flags & MAP_PRIVATE) &&
-			(m->prot & PROT_READ) && !(m->prot & PROT_WRITE);
+	const struct jit_app_mapping *m = holding(start);
+	bool constant = m && end <= m->end && (m->flags & MAP_PRIVATE) && (m->prot & PROT_READ) &&
+			!(m->prot & PROT_WRITE);
 	rt_mutex_unlock(&lock);
 	return constant;
+}
+
+bool app_map_prot_of(uint64_t addr, uint32_t *prot)
+{
+	rt_mutex_lock(&lock);
+	const struct jit_app_mapping *m = holding(addr);
+	if (m)
+		*prot = m->prot;
+	rt_mutex_unlock(&lock);
+	return m != NULL;
 }
 
 int jit_app_map_foreach(int (*fn)(const struct jit_app_mapping *m, void *arg), void *arg)

@@ -21,6 +21,8 @@ void app_map_announce_images(void);
 /* Whether [start, start + len) lies in one private mapping the app may read but not write
  * (constant_slot.h's constant_range). */
 bool app_map_constant(uint64_t start, uint64_t len);
+/* The protection of the mapping that holds addr; false when none does. */
+bool app_map_prot_of(uint64_t addr, uint32_t *prot);
 void app_map_move(uint64_t old_start, uint64_t old_len, uint64_t new_start, uint64_t new_len);
 
 #endif

@@ -37,36 +37,11 @@ static bool is_protected(uint64_t page)
 	return count && slot_of(page, false);
 }
 
-struct prot_query {
-	uint64_t addr;
-	uint32_t prot;
-	bool found;
-};
-
-static int find_prot(const struct jit_app_mapping *m, void *arg)
-{
-	struct prot_query *q = arg;
-	if (q->addr >= m->start && q->addr < m->end) {
-		q->prot = m->prot;
-		q->found = true;
-		return 1;
-	}
-	return 0;
-}
-
-static bool app_prot_of(uint64_t addr, uint32_t *prot)
-{
-	struct prot_query q = {addr, 0, false};
-	jit_app_map_foreach(find_prot, &q);
-	*prot = q.prot;
-	return q.found;
-}
-
 void code_pages_translated(uint64_t start, uint64_t end)
 {
 	for (uint64_t page = start & ~(uint64_t)(PAGE - 1); page < end; page += PAGE) {
 		uint32_t prot;
-		if (is_protected(page) || !app_prot_of(page, &prot) || !(prot & PROT_WRITE))
+		if (is_protected(page) || !app_map_prot_of(page, &prot) || !(prot & PROT_WRITE))
 			continue;
 		uint64_t *slot = slot_of(page, true);
 		if (!slot || count >= SLOTS * 3 / 4)
@@ -81,7 +56,7 @@ bool code_pages_may_change(uint64_t start, uint64_t end)
 {
 	for (uint64_t page = start & ~(uint64_t)(PAGE - 1); page < end; page += PAGE) {
 		uint32_t prot;
-		if (is_protected(page) || (app_prot_of(page, &prot) && (prot & PROT_WRITE)))
+		if (is_protected(page) || (app_map_prot_of(page, &prot) && (prot & PROT_WRITE)))
 			return true;
 	}
 	return false;
@@ -114,7 +89,7 @@ bool code_pages_write_fault(uint64_t addr)
 	uint64_t page = addr & ~(uint64_t)(PAGE - 1);
 	uint64_t *slot = slot_of(page, false);
 	uint32_t prot;
-	bool hit = slot && app_prot_of(page, &prot);
+	bool hit = slot && app_map_prot_of(page, &prot);
 	if (hit) {
 		*slot = 1;
 		count--;
@@ -130,7 +105,7 @@ bool code_pages_allows(uint64_t addr, bool write)
 	struct jit_thread *t;
 	bool locked = lock_for_fault(&t);
 	uint32_t prot;
-	bool allowed = app_prot_of(addr, &prot) &&
+	bool allowed = app_map_prot_of(addr, &prot) &&
 		       (code_pages_real_prot(addr, prot) & (write ? PROT_WRITE : PROT_READ));
 	unlock_after_fault(t, locked);
 	return allowed;
@@ -150,7 +125,7 @@ static void drop_range(uint64_t start, uint64_t end, bool restore)
 		protected_pages[i] = 1;
 		count--;
 		uint32_t prot;
-		if (restore && app_prot_of(page, &prot))
+		if (restore && app_map_prot_of(page, &prot))
 			rt_mprotect((void *)page, PAGE, app_prot(prot));
 	}
 }
