@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: pinpoints.sh PINPOINTS REPLAYER SIMPOINT PHASES_APP LONG_PHASES_APP
+# Usage: pinpoints.sh PINPOINTS REPLAYER SIMPOINT PHASES_APP LONG_PHASES_APP THREADS_APP
 # The PinPoints flow (scripts/pinpoints) on tests/apps/phases, whose three phases of 2
 # million instructions each are known: with 100000-instruction intervals, interval i lies
 # in phase i / 20. The heavy simulation points (weight >= 0.1) must fall one in each phase,
@@ -8,9 +8,10 @@
 # Then on tests/apps/long_phases (2.5 billion instructions, its second phase from the
 # 2.2 billionth): with 100-million-instruction intervals, each region starts at its
 # interval times 100 million (counts past 2^31 included), in order, and the second phase
-# has its point.
+# has its point. A multithreaded program (tests/apps/threads) stops the flow after its
+# recording with one line (relogging takes single-threaded pinballs), exit 2.
 set -uo pipefail
-pinpoints=$1 replayer=$2 simpoint=$3 app=$4 long_app=$5
+pinpoints=$1 replayer=$2 simpoint=$3 app=$4 long_app=$5 threads_app=$6
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -54,6 +55,11 @@ if [ -z "$second" ]; then
 elif ! "$replayer" -replay:echo 0 "$second" 2>&1 | grep -q '^replay: OK 99999[0-9]\{3\} instructions'; then
 	bad "long_phases: the second phase's region $second does not replay 100 million instructions"
 fi
+PINTRACE_BIN=$(dirname "$replayer") "$pinpoints" -o mt -- "$threads_app" >mt.out 2>&1
+status=$?
+if [ $status -ne 2 ] || ! grep -q "^pinpoints: error: the run has [0-9]* threads: " mt.out || [ -e mt/whole.bb ]; then
+	bad "a multithreaded program: exit $status, $(tail -1 mt.out)"
+fi
 [ $fail = 0 ] && echo "ok: $regions region pinballs replay; heavy points one per phase; weights sum to 1;" \
-	"regions past 2^31 instructions start at their intervals"
+	"regions past 2^31 instructions start at their intervals; a multithreaded run stops early"
 exit $fail
