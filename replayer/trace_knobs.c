@@ -64,7 +64,8 @@ static int start_feed(const struct trace_knobs *k, const struct replay_input *in
 	}
 	for (size_t i = 0; i < in->nthreads; i++) {
 		const struct replay_thread *t = &in->threads[i];
-		threads[i] = (struct feed_thread){.tid = t->tid, .at_start = t->at_start};
+		threads[i] = (struct feed_thread){
+		    .tid = t->tid, .at_start = t->at_start, .in_syscall = t->start_in_syscall};
 		if (!t->at_start)
 			continue;
 		memcpy(threads[i].gpr, t->start.gpr, sizeof threads[i].gpr);

@@ -90,7 +90,8 @@ static bool read_header(struct ptr_replay *r)
 		    !take(r, state, sizeof state))
 			return false;
 		t->tid = head[0];
-		t->at_start = head[1];
+		t->at_start = head[1] & FEED_AT_START;
+		t->in_syscall = head[1] & FEED_IN_SYSCALL;
 		t->rip = state[0];
 		t->rflags = state[1];
 		t->fs_base = state[2];

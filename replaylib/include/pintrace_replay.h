@@ -75,6 +75,9 @@ struct ptr_insn {
 struct ptr_thread_state {
 	uint32_t tid;
 	bool at_start; /* false: created in the region (no start state) */
+	/* At the start, inside a system call (rip after its instruction, rax its number): the
+	 * call returns first, and the thread's first instruction sees its result in rax. */
+	bool in_syscall;
 	uint64_t gpr[16], rip, rflags, fs_base;
 };
 

@@ -5,7 +5,10 @@
 # the pull iterator and the callback give the same, the registers it asks for agree with
 # the threads' start states and with instructions that write none, the region's memory
 # holds the first instruction's bytes at its pc, a multithreaded pinball
-# is seen whole, and a missing pinball is one line and exit 2.
+# is seen whole, and a missing pinball is one line and exit 2. A region of THREADS_APP
+# from its last thread's 300 000th instruction finds most threads inside a syscall (their
+# joins and waits): their first instruction sees the call's result in rax, as
+# ptr_thread_state.in_syscall tells (cachesim --regs compares the rest).
 set -uo pipefail
 logger=$1 replayer=$2 cachesim=$3 sieve=$4 threads=$5
 export PINTRACE_REPLAYER=$replayer
@@ -35,6 +38,12 @@ grep -Eq '^memory ranges [1-9][0-9]* bytes [1-9][0-9]* code checked 1 wrong 0$' 
 want=$(icount pb/mt.0)
 got=$(sed -nE 's/^instructions ([0-9]+)$/\1/p' mt)
 [ -n "$want" ] && [ "$got" = "$want" ] || bad "multithreaded: $got instructions, -icount $want"
+"$logger" -log:basename pb/late -control start:icount:300000:tid8 -- "$threads" >/dev/null 2>&1 ||
+	bad "recording a region of threads"
+"$(dirname "$replayer")/pinball" info pb/late.0 | grep -q 'starts inside a syscall$' ||
+	bad "no thread of the late region starts inside a syscall"
+"$cachesim" --regs pb/late.0 >late 2>/dev/null || bad "cachesim --regs on the late region"
+grep -Eq '^registers checked [1-9][0-9]* wrong 0$' late || bad "late region's registers: $(grep registers late)"
 out=$("$cachesim" pb/nothing.0 2>&1)
 status=$?
 if [ $status -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -q "nothing.0.meta" <<<"$out"; then

@@ -85,7 +85,8 @@ int feed_start(const char *path, bool regs, const struct feed_thread *threads, s
 	bool ok = write_all(FEED_MAGIC, 8) && write_all(&fd_.flags, 4) && write_all(&n, 4);
 	for (size_t i = 0; ok && i < nthreads; i++) {
 		const struct feed_thread *t = &threads[i];
-		uint32_t head[2] = {t->tid, t->at_start};
+		uint32_t head[2] = {t->tid, (t->at_start ? FEED_AT_START : 0) |
+						(t->in_syscall ? FEED_IN_SYSCALL : 0)};
 		uint64_t state[3] = {t->rip, t->rflags, t->fs_base};
 		ok = write_all(head, sizeof head) && write_all(t->gpr, sizeof t->gpr) &&
 		     write_all(state, sizeof state);

@@ -10,6 +10,7 @@
 struct feed_thread {
 	uint32_t tid;
 	bool at_start;
+	bool in_syscall; /* at the start, inside a system call: it returns first */
 	uint64_t gpr[16], rip, rflags, fs_base;
 };
 

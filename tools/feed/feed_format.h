@@ -2,8 +2,9 @@
  * library (libpintrace-replay) over a pipe. Little-endian, packed, in this order:
  *
  *   header   "PTRFEED1", u32 flags (FEED_REGS, FEED_MEMORY), u32 threads
- *   thread   (per thread) u32 tid, u32 at_start, u64 gpr[16], u64 rip, rflags, fs_base
- *            (the state at the region's start; zero for a thread created in the region)
+ *   thread   (per thread) u32 tid, u32 start (FEED_AT_START, FEED_IN_SYSCALL), u64 gpr[16],
+ *            u64 rip, rflags, fs_base (the state at the region's start; zero for a thread
+ *            created in the region)
  *   memory   (FEED_MEMORY) records u64 addr, u32 prot, u32 len, len bytes, ended by a
  *            record of len 0: the region's memory at its start
  *   insn     (per executed instruction, in each thread's order) u8 'I', u32 tid, u64 pc,
@@ -19,6 +20,8 @@
 #define FEED_MAGIC "PTRFEED1"
 #define FEED_REGS 1u
 #define FEED_MEMORY 2u
+#define FEED_AT_START 1u
+#define FEED_IN_SYSCALL 2u
 #define FEED_READ 1u
 #define FEED_WRITE 2u
 #define FEED_INSN 'I'

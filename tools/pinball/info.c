@@ -19,10 +19,30 @@ static void print_cause(const char *label, const struct pinball_cause *c)
 struct thread_line {
 	uint32_t tid;
 	uint64_t instructions, slices;
-	bool ends_in_syscall;
+	bool starts_in_syscall, ends_in_syscall;
 };
 
-/* Every thread's instructions (P.end) and schedule slices (P.schedule). */
+/* Marks the threads that start inside a syscall (P.threads). */
+static int read_starts(struct pinball_reader *r, struct thread_line *lines, size_t n,
+		       char err[PINBALL_ERR_MAX])
+{
+	struct pinball_cursor *c = pinball_cursor_open(r, "threads", err);
+	if (!c)
+		return -1;
+	struct pinball_thread t;
+	int rc;
+	while ((rc = pinball_next_thread(c, &t)) == 1)
+		for (size_t i = 0; i < n; i++)
+			if (lines[i].tid == t.tid)
+				lines[i].starts_in_syscall = t.in_syscall;
+	if (rc < 0)
+		snprintf(err, PINBALL_ERR_MAX, "%s", pinball_cursor_error(c));
+	pinball_cursor_close(c);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Every thread's instructions (P.end), schedule slices (P.schedule) and syscalls at its
+ * ends (P.threads, P.end). */
 static int read_thread_lines(struct pinball_reader *r, struct thread_line **out, size_t *n,
 			     char err[PINBALL_ERR_MAX])
 {
@@ -45,7 +65,7 @@ static int read_thread_lines(struct pinball_reader *r, struct thread_line **out,
 			}
 			*out = m;
 		}
-		(*out)[(*n)++] = (struct thread_line){t.tid, t.icount, 0, t.in_syscall};
+		(*out)[(*n)++] = (struct thread_line){t.tid, t.icount, 0, false, t.in_syscall};
 	}
 	if (rc < 0 && !err[0])
 		snprintf(err, PINBALL_ERR_MAX, "%s", pinball_cursor_error(c));
@@ -60,7 +80,7 @@ static int read_thread_lines(struct pinball_reader *r, struct thread_line **out,
 	if (rc < 0)
 		snprintf(err, PINBALL_ERR_MAX, "%s", pinball_cursor_error(c));
 	pinball_cursor_close(c);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? -1 : read_starts(r, *out, *n, err);
 }
 
 static int by_tid(const void *a, const void *b)
@@ -83,8 +103,9 @@ static int print_threads(struct pinball_reader *r, const char *basename)
 	}
 	qsort(lines, n, sizeof *lines, by_tid);
 	for (size_t i = 0; i < n && i < SHOWN; i++)
-		printf("  thread %-6u %" PRIu64 " instructions in %" PRIu64 " slices%s\n",
+		printf("  thread %-6u %" PRIu64 " instructions in %" PRIu64 " slices%s%s\n",
 		       lines[i].tid, lines[i].instructions, lines[i].slices,
+		       lines[i].starts_in_syscall ? ", starts inside a syscall" : "",
 		       lines[i].ends_in_syscall ? ", ends inside a syscall" : "");
 	if (n > SHOWN)
 		printf("  ... %zu threads more (pinball dump --part end)\n", n - SHOWN);
