@@ -11,15 +11,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-symbol() { printf '0x%x' "0x$(nm "$app" | awk -v s="$1" '$3 == s { print $1 }')"; }
+. "$(dirname "$0")/../support/pinball_state.sh"
 "$logger" -log:basename "$work/r" -control start:icount:5,stop:icount:50 -- "$app" ||
 	fail "recording: exit $?"
 start=$("$pinball" dump "$work/r.0" --part threads)
-field() { grep -o " $1=[^ ]*" <<<"$2" | cut -d= -f2; }
-[ "$(field rip "$start")" = "$(symbol second_add)" ] && [ "$(field rsi "$start")" = 0x3 ] &&
+[ "$(field rip "$start")" = "$(symbol "$app" second_add)" ] && [ "$(field rsi "$start")" = 0x3 ] &&
 	[ "$(field rcx "$start")" = 0x12c ] ||
 	fail "the region starts at rip=$(field rip "$start") rsi=$(field rsi "$start")" \
-		"rcx=$(field rcx "$start"), not at second_add ($(symbol second_add)) with 3 and 300"
+		"rcx=$(field rcx "$start"), not at second_add ($(symbol "$app" second_add)) with 3 and 300"
 out=$("$replayer" -replay:echo 0 "$work/r.0" 2>&1)
 grep -q '^replay: OK 49 instructions' <<<"$out" || fail "replay: $out"
 echo "ok   the region starts at second_add, the end of the event's block; replay OK"

@@ -14,8 +14,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-symbol() { printf '0x%x' "0x$(nm "$app" | awk -v s="$1" '$3 == s { print $1 }')"; }
-field() { grep -o " $1=[^ ]*" <<<"$2" | cut -d= -f2; }
+. "$(dirname "$0")/../support/pinball_state.sh"
 
 # region CONTROL START_ICOUNT START_SYMBOL RCX STOP_ICOUNT STOP_SYMBOL LENGTH (STOP_*: - for
 # none)
@@ -27,8 +26,8 @@ region() {
 	local status=$?
 	[ "$status" = 15 ] || fail "$control: exit $status, not 15 (natively)"
 	local stop_event="^fired start" # (no stop: the region ends at the exit)
-	[ "$stop_at" = - ] || stop_event="^fired stop tid=0 icount=$stop_at pc=$(symbol "$stop_sym") "
-	grep -q "^fired start tid=0 icount=$start_at pc=$(symbol "$start_sym") " "$work/log" &&
+	[ "$stop_at" = - ] || stop_event="^fired stop tid=0 icount=$stop_at pc=$(symbol "$app" "$stop_sym") "
+	grep -q "^fired start tid=0 icount=$start_at pc=$(symbol "$app" "$start_sym") " "$work/log" &&
 		grep -q "$stop_event" "$work/log" ||
 		fail "$control: events not at $start_at ($start_sym) and $stop_at ($stop_sym):" \
 			"$(cat "$work/log")"
@@ -36,7 +35,7 @@ region() {
 		fail "$control: the region is not $length instructions: $(cat "$work/err")"
 	local start
 	start=$("$pinball" dump "$work/r.0" --part threads)
-	[ "$(field rip "$start")" = "$(symbol "$start_sym")" ] && [ "$(field rcx "$start")" = "$rcx" ] ||
+	[ "$(field rip "$start")" = "$(symbol "$app" "$start_sym")" ] && [ "$(field rcx "$start")" = "$rcx" ] ||
 		fail "$control: the region starts at rip=$(field rip "$start")" \
 			"rcx=$(field rcx "$start"), not at $start_sym with rcx=$rcx"
 	local out
