@@ -161,6 +161,8 @@ int jit_run(const struct jit_run_options *o, const char *program, char *const *a
 		return 126;
 	}
 	bool dynamic = exe.interp[0] != '\0';
+	if (!o->argv0) /* (a followed execve's environment is the app's own) */
+		envp = program_environment(envp, &prog);
 	struct initial_stack stack;
 	if (initial_stack_build(prog.argv, envp, prog.exec_path, &exe, dynamic ? &interp : NULL,
 				&stack)) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,29 @@ static int apply_shebang(struct program *p, const char *line, const char *script
 	p->argc = k;
 	snprintf(p->elf_path, sizeof p->elf_path, "%s", interp);
 	return 0;
+}
+
+char *const *program_environment(char *const *envp, const struct program *p)
+{
+	size_t n = 0, at = SIZE_MAX;
+	for (; envp && envp[n]; n++)
+		if (!strncmp(envp[n], "_=", 2))
+			at = n;
+	char self[PATH_MAX], named[PATH_MAX];
+	if (at == SIZE_MAX || !realpath("/proc/self/exe", self) || !realpath(envp[at] + 2, named) ||
+	    strcmp(self, named))
+		return envp;
+	char **copy = calloc(n + 1, sizeof *copy);
+	char *underscore = malloc(strlen(p->exec_path) + 3);
+	if (!copy || !underscore) {
+		free(copy);
+		free(underscore);
+		return envp;
+	}
+	memcpy(copy, envp, n * sizeof *copy);
+	sprintf(underscore, "_=%s", p->exec_path);
+	copy[at] = underscore;
+	return copy;
 }
 
 int program_resolve(const char *name, char *const *argv, const char *argv0, char *const *envp,

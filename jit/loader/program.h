@@ -18,4 +18,9 @@ struct program {
 int program_resolve(const char *name, char *const *argv, const char *argv0, char *const *envp,
 		    struct program *out, char *err, size_t errlen);
 
+/* The environment for the program the user ran through the tool: `_`, where a shell puts
+ * the path of what it runs (bash, zsh), names the program as it would have alone, not the
+ * tool (`env` and `make -p` print it). envp itself when `_` does not name the tool. */
+char *const *program_environment(char *const *envp, const struct program *p);
+
 #endif
