@@ -15,6 +15,7 @@
 #include "rt_string.h"
 #include "rt_syscall.h"
 #include "seccomp.h"
+#include "signals.h"
 
 /* Matches "/proc/self/<leaf>", "/proc/thread-self/<leaf>" and "/proc/<our pid>/<leaf>"; a
  * path the app's pointer does not reach is none of them (the kernel's EFAULT follows). */
@@ -92,72 +93,102 @@ long proc_self_memory_file(const char *name, const void *data, size_t len, int f
 	return fd;
 }
 
-/* The field `name` (as "\nSeccomp:") of a status text set to value (or increased by it),
- * from in[0, n) into out; the new length. */
-static size_t set_status_field(const char *in, size_t n, const char *name, long value, bool add,
-			       char *out, size_t cap)
+enum { STATUS_CAP = 16384 };
+
+/* A status text being edited: its lines, and room to write the next version. */
+struct status_text {
+	char *text, *spare;
+	size_t n;
+};
+
+/* The field `name` (as "\nSeccomp:") of the text: where its value starts and ends. */
+static bool status_field(const struct status_text *s, const char *name, size_t *from, size_t *to)
 {
-	const char *at = NULL;
-	for (size_t i = 0; !at && i < n; i++)
-		if (rt_starts_with(in + i, name))
-			at = in + i;
-	if (!at) {
-		memcpy(out, in, n < cap ? n : cap);
-		return n < cap ? n : cap;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!rt_starts_with(s->text + i, name))
+			continue;
+		*from = *to = i + strlen(name);
+		while (*to < s->n && s->text[*to] != '\n')
+			(*to)++;
+		return true;
 	}
-	const char *value_at = at + strlen(name), *end = value_at;
-	while (end < in + n && *end != '\n')
-		end++;
-	size_t head = (size_t)(value_at - in);
-	long old = 0;
-	for (const char *d = value_at; d < end; d++)
-		if (*d >= '0' && *d <= '9')
-			old = old * 10 + (*d - '0');
-	if (add)
-		value += old;
-	int len = rt_format(out, cap, "%.*s\t%ld", (int)head, in, value);
-	size_t done = len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
-	size_t tail = (size_t)(in + n - end);
-	if (tail > cap - done)
-		tail = cap - done;
-	memcpy(out + done, end, tail);
-	return done + tail;
+	return false;
 }
 
-/* The status file the app asked for (path), with the calling thread's seccomp mode and its
+/* The field's value replaced by `value` (a tab first, as the kernel writes it). */
+static void set_status_field(struct status_text *s, const char *name, const char *value)
+{
+	size_t from, to;
+	if (!status_field(s, name, &from, &to))
+		return;
+	int len = rt_format(s->spare, STATUS_CAP, "%.*s\t%s", (int)from, s->text, value);
+	size_t done = len < 0 ? 0 : (size_t)len < STATUS_CAP ? (size_t)len : STATUS_CAP - 1;
+	size_t tail = s->n - to < STATUS_CAP - done ? s->n - to : STATUS_CAP - done;
+	memcpy(s->spare + done, s->text + to, tail);
+	char *old = s->text;
+	s->text = s->spare;
+	s->spare = old;
+	s->n = done + tail;
+}
+
+static void set_status_number(struct status_text *s, const char *name, long value, bool add)
+{
+	size_t from, to;
+	long old = 0;
+	if (add && status_field(s, name, &from, &to))
+		for (size_t d = from; d < to; d++)
+			if (s->text[d] >= '0' && s->text[d] <= '9')
+				old = old * 10 + (s->text[d] - '0');
+	char text[24];
+	rt_format(text, sizeof text, "%ld", value + old);
+	set_status_field(s, name, text);
+}
+
+static void set_status_mask(struct status_text *s, const char *name, uint64_t mask)
+{
+	char text[24];
+	rt_format(text, sizeof text, "%016lx", mask);
+	set_status_field(s, name, text);
+}
+
+/* The status file the app asked for (path), with the app's signal mask, ignored and caught
+ * signals (the kernel's are the runtime's), and the calling thread's seccomp mode and its
  * filters counted (seccomp.h): the kernel's lines describe the runtime, which installs none
  * (a filter the runtime itself runs under is counted too, as the app inherits it). */
 static long status_file(const struct jit_thread *t, const char *app_path, int flags)
 {
-	enum { CAP = 16384 };
-	char path[64], *raw = rt_alloc(CAP), *edited = rt_alloc(CAP), *half = rt_alloc(CAP);
+	char path[64];
+	struct status_text s = {rt_alloc(STATUS_CAP), rt_alloc(STATUS_CAP), 0};
 	long r = -ENOMEM, fd = -1;
-	if (raw && edited && half && app_copy_string(path, (uint64_t)app_path, sizeof path))
+	if (s.text && s.spare && app_copy_string(path, (uint64_t)app_path, sizeof path))
 		fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
-	size_t n = 0;
 	if (fd >= 0) {
-		for (long got; n < CAP - 1 && (got = rt_read((int)fd, raw + n, CAP - 1 - n)) > 0;)
-			n += (size_t)got;
+		for (long got; s.n < STATUS_CAP - 1 &&
+			       (got = rt_read((int)fd, s.text + s.n, STATUS_CAP - 1 - s.n)) > 0;)
+			s.n += (size_t)got;
 		rt_close((int)fd);
-		raw[n] = '\0';
-		n = set_status_field(raw, n, "\nSeccomp:", seccomp_mode(t), false, half, CAP);
-		n = set_status_field(half, n, "\nSeccomp_filters:", seccomp_filter_count(t), true,
-				     edited, CAP);
-		r = proc_self_memory_file("status", edited, n, flags);
-	} else if (raw && edited && half) {
+		uint64_t ignored, caught;
+		signals_app_dispositions(t, &ignored, &caught);
+		set_status_mask(&s, "\nSigBlk:", jit_thread_sigmask(t));
+		set_status_mask(&s, "\nSigIgn:", ignored);
+		set_status_mask(&s, "\nSigCgt:", caught);
+		if (seccomp_mode(t)) {
+			set_status_number(&s, "\nSeccomp:", seccomp_mode(t), false);
+			set_status_number(&s, "\nSeccomp_filters:", seccomp_filter_count(t), true);
+		}
+		r = proc_self_memory_file("status", s.text, s.n, flags);
+	} else if (s.text && s.spare) {
 		r = fd;
 	}
-	rt_free(raw);
-	rt_free(edited);
-	rt_free(half);
+	rt_free(s.text);
+	rt_free(s.spare);
 	return r;
 }
 
 bool proc_self_open(const struct jit_thread *t, int dirfd, const char *path, int flags, int mode,
 		    long *result)
 {
-	if ((flags & O_ACCMODE) == O_RDONLY && seccomp_mode(t) &&
-	    names_own_proc_entry(dirfd, path, "status")) {
+	if ((flags & O_ACCMODE) == O_RDONLY && names_own_proc_entry(dirfd, path, "status")) {
 		*result = status_file(t, path, flags);
 		return true;
 	}

@@ -851,6 +851,18 @@ void jit_set_app_sigstack(struct jit_thread *t, const struct jit_sigstack *s)
 	app_state(t)->altstack = (stack_t){(void *)s->sp, s->flags, s->size};
 }
 
+void signals_app_dispositions(const struct jit_thread *t, uint64_t *ignored, uint64_t *caught)
+{
+	*ignored = *caught = 0;
+	for (int sig = 1; sig < NSIG_KERNEL; sig++) {
+		uint64_t h = app_state(t)->actions[sig].handler;
+		if (h == (uint64_t)SIG_IGN)
+			*ignored |= bit(sig);
+		else if (h != (uint64_t)SIG_DFL)
+			*caught |= bit(sig);
+	}
+}
+
 uint64_t jit_thread_sigmask(const struct jit_thread *t)
 {
 	/* A thread the kernel made that has not run yet (a region may end meanwhile) has the

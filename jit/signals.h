@@ -65,6 +65,9 @@ void signals_after_failed_exec(struct jit_thread *t);
 
 /* True when a signal waits for delivery to an app handler. */
 bool signals_pending(const struct jit_thread *t);
+/* The app's ignored and caught signals (bit signo-1), as the kernel shows them in
+ * /proc/self/status (SigIgn, SigCgt) for a process that set them. */
+void signals_app_dispositions(const struct jit_thread *t, uint64_t *ignored, uint64_t *caught);
 
 /* At a block boundary (t->app_pc is where the thread goes next): calls the app's handler
  * for the first deliverable pending signal, by changing t's state. */
