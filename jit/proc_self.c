@@ -233,27 +233,38 @@ void jit_app_set_exe_path(const char *path)
 	jit_config.app_exe_path = path;
 }
 
-int proc_self_tracer(void)
+/* A number of the kernel's /proc/self/status (name as "\nTracerPid:"); 0 when absent. */
+static long kernel_status_number(const char *name)
 {
-	char text[1024];
+	char text[4096];
 	long fd = rt_openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	long n = rt_read((int)fd, text, sizeof text - 1); /* TracerPid is among the first lines */
+	long n = 0;
+	for (long got; n < (long)sizeof text - 1 &&
+		       (got = rt_read((int)fd, text + n, sizeof text - 1 - (size_t)n)) > 0;)
+		n += got;
 	rt_close((int)fd);
-	if (n <= 0)
-		return 0;
 	text[n] = 0;
-	static const char name[] = "\nTracerPid:";
 	const char *field = text;
 	while (*field && !rt_starts_with(field, name))
 		field++;
 	if (!*field)
 		return 0;
-	int pid = 0;
-	for (field += sizeof name - 1; *field == ' ' || *field == '\t'; field++)
+	long value = 0;
+	for (field += strlen(name); *field == ' ' || *field == '\t'; field++)
 		;
 	for (; *field >= '0' && *field <= '9'; field++)
-		pid = pid * 10 + (*field - '0');
-	return pid;
+		value = value * 10 + (*field - '0');
+	return value;
+}
+
+int proc_self_tracer(void)
+{
+	return (int)kernel_status_number("\nTracerPid:");
+}
+
+long proc_self_thread_count(void)
+{
+	return kernel_status_number("\nThreads:");
 }

@@ -619,6 +619,25 @@ static _Noreturn void thread_leaves(struct jit_thread *t, long status)
 	__builtin_unreachable();
 }
 
+/* unshare(CLONE_NEWUSER) and setns into a user namespace need a process of one thread: the
+ * runtime's own threads (a recorder's writer) make them fail where the app alone would not.
+ * Said once, when that is why. */
+static void explain_single_thread_needed(long nr, const long a[6])
+{
+	static bool said;
+	bool user_ns = nr == SYS_unshare ? (a[0] & CLONE_NEWUSER) != 0
+		       : nr == SYS_setns ? !a[1] || (a[1] & CLONE_NEWUSER)
+					 : false;
+	long kernel_threads = proc_self_thread_count();
+	if (said || !user_ns || kernel_threads <= (long)threads_live())
+		return;
+	said = true;
+	jit_message("warning: %s of a user namespace failed (EINVAL): it needs a process of one "
+		    "thread, and the runtime runs %ld of its own in this one (a recording's "
+		    "writer); without recording (-log 0) the call succeeds",
+		    nr == SYS_unshare ? "unshare" : "setns", kernel_threads - (long)threads_live());
+}
+
 static long dispatch(struct jit_thread *t, long nr, const long a[6])
 {
 	long r;
@@ -736,6 +755,8 @@ static long dispatch(struct jit_thread *t, long nr, const long a[6])
 	runtime_unlock();
 	r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	runtime_lock();
+	if (r == -EINVAL)
+		explain_single_thread_needed(nr, a);
 	return runtime_fds_result(nr, a, r);
 }
 
