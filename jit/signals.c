@@ -593,6 +593,11 @@ void signals_init(struct jit_thread *t)
 		set_mask(t, t->signals->mask);
 	for (int sig = 1; sig < NSIG_KERNEL; sig++) {
 		kernel_sigaction(sig, NULL, &process_state.actions[sig]);
+		/* An execve resets every handler: one here is the driver's own C library's (for
+		 * a recording's writer threads, say), the app's action the default. */
+		uint64_t h = process_state.actions[sig].handler;
+		if (h != (uint64_t)SIG_DFL && h != (uint64_t)SIG_IGN)
+			process_state.actions[sig] = (struct kernel_sigaction){0};
 		if (process_state.actions[sig].handler == (uint64_t)SIG_DFL &&
 		    kills_by_default(sig) && !is_fault_signal(sig))
 			install(sig, on_deadly_default);
