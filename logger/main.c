@@ -75,6 +75,33 @@ static const char *process_basename(const struct logger_knobs *k)
 	return name;
 }
 
+/* A report file of a process other than the one the user started: FILE.pid<PID>, before
+ * a compressing extension (trace.pid<PID>.xz), as its pinballs are B.pid<PID>.k; else all
+ * the processes of a run wrote one file, the last to end winning. */
+static const char *process_report(const char *file)
+{
+	if (!file)
+		return NULL; /* (stderr) */
+	size_t n = strlen(file);
+	bool compressed = n > 3 && (!strcmp(file + n - 3, ".gz") || !strcmp(file + n - 3, ".xz"));
+	size_t stem = compressed ? n - 3 : n;
+	char *name = malloc(n + 32);
+	if (!name)
+		return file;
+	snprintf(name, n + 32, "%.*s.pid%d%s", (int)stem, file, (int)getpid(),
+		 compressed ? file + stem : "");
+	return name;
+}
+
+static void process_reports(struct analysis_knobs *a)
+{
+	a->oicount = process_report(a->oicount);
+	a->omix = process_report(a->omix);
+	a->ofootprint = process_report(a->ofootprint);
+	a->odebugtrace = process_report(a->odebugtrace);
+	a->obbv = process_report(a->obbv);
+}
+
 /* gdb's `monitor` commands about recording (recorder.h). */
 static const struct debug_hooks recording_hooks = {
     .record = recorder_debug_record,
@@ -151,6 +178,8 @@ int main(int argc, char **argv)
 		jit_restore_app_environment(environ);
 	if (k.log && start_recording(&k, argc - k.program_index, argv + k.program_index))
 		return 2;
+	if (!is_root_process(&k))
+		process_reports(&k.shared.analysis);
 	char err[512];
 	/* A process reached by following execve keeps appending to the same controller log. */
 	bool followed = k.argv0 != NULL;
