@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 
 #include "app_copy.h"
+#include "helper_tids.h"
 #include "rt_alloc.h"
 #include "rt_format.h"
 #include "rt_string.h"
@@ -18,34 +19,45 @@ static bool is_fd_leaf(const char *rest)
 	return !strcmp(rest, "fd") || !strcmp(rest, "fdinfo");
 }
 
-/* Whether directory descriptor fd is open on one of this process's descriptor
- * directories: /proc/<pid>/fd(info) or /proc/<pid>/task/<tid>/fd(info), as the kernel
- * names them (whatever name the app opened them by: self, thread-self). */
-static bool lists_own_fds(long fd)
+/* What directory descriptor fd lists, of this process's own (as the kernel names them,
+ * whatever name the app opened them by: self, thread-self): its descriptors
+ * (/proc/<pid>/fd(info), /proc/<pid>/task/<tid>/fd(info)), its threads (/proc/<pid>/task),
+ * or neither. */
+enum own_listing { NOT_OWN, OWN_FDS, OWN_TASKS };
+
+static enum own_listing own_listing(long fd)
 {
 	char link[48], dir[64], own[32];
 	rt_format(link, sizeof link, "/proc/self/fd/%ld", fd);
 	long n = rt_syscall3(SYS_readlink, (long)link, (long)dir, sizeof dir - 1);
 	if (n <= 0)
-		return false;
+		return NOT_OWN;
 	dir[n] = '\0';
 	size_t len = (size_t)rt_format(own, sizeof own, "/proc/%ld/", rt_getpid());
 	if (strncmp(dir, own, len))
-		return false;
+		return NOT_OWN;
 	const char *rest = dir + len;
 	if (is_fd_leaf(rest))
-		return true;
+		return OWN_FDS;
+	if (!strcmp(rest, "task"))
+		return OWN_TASKS;
 	if (!rt_starts_with(rest, "task/"))
-		return false;
+		return NOT_OWN;
 	const char *tid = rest + 5, *end = tid;
 	while (*end >= '0' && *end <= '9')
 		end++;
-	return end > tid && *end == '/' && is_fd_leaf(end + 1);
+	return end > tid && *end == '/' && is_fd_leaf(end + 1) ? OWN_FDS : NOT_OWN;
+}
+
+/* Whether a listing's entry names the runtime's: a descriptor, or a helper thread. */
+static bool runtime_entry(enum own_listing what, uint64_t number)
+{
+	return what == OWN_FDS ? runtime_fds_owns((long)number) : helper_tids_has((long)number);
 }
 
 /* Drops from the len bytes of directory entries at buf (their names at name_off: 19 in a
- * linux_dirent64, 18 in a linux_dirent) those naming a runtime descriptor; the new length. */
-static size_t without_runtime_fds(char *buf, size_t len, size_t name_off)
+ * linux_dirent64, 18 in a linux_dirent) those naming the runtime's; the new length. */
+static size_t without_runtime_entries(char *buf, size_t len, size_t name_off, enum own_listing what)
 {
 	size_t out = 0;
 	for (size_t at = 0; at + name_off < len;) {
@@ -53,10 +65,10 @@ static size_t without_runtime_fds(char *buf, size_t len, size_t name_off)
 		memcpy(&reclen, buf + at + 16, sizeof reclen);
 		if (!reclen || at + reclen > len)
 			break;
-		uint64_t fd;
+		uint64_t number;
 		const char *name = buf + at + name_off;
-		bool hidden = memchr(name, '\0', reclen - name_off) && rt_parse_u64(name, &fd) &&
-			      runtime_fds_owns((long)fd);
+		bool hidden = memchr(name, '\0', reclen - name_off) &&
+			      rt_parse_u64(name, &number) && runtime_entry(what, number);
 		if (!hidden) {
 			memmove(buf + out, buf + at, reclen);
 			out += reclen;
@@ -69,7 +81,8 @@ static size_t without_runtime_fds(char *buf, size_t len, size_t name_off)
 long proc_fds_getdents(long nr, const long a[6])
 {
 	long r = rt_syscall3(nr, a[0], a[1], a[2]);
-	if (r <= 0 || !lists_own_fds(a[0]))
+	enum own_listing what = r > 0 ? own_listing(a[0]) : NOT_OWN;
+	if (what == NOT_OWN || (what == OWN_TASKS && !helper_tids_live()))
 		return r;
 	char *buf = rt_alloc((size_t)a[2]);
 	if (!buf)
@@ -78,7 +91,7 @@ long proc_fds_getdents(long nr, const long a[6])
 	/* A read that held only the runtime's entries is followed by the next, so that an
 	 * empty answer still means the end. */
 	while (app_copy_in(buf, (uint64_t)a[1], (size_t)r)) {
-		size_t kept = without_runtime_fds(buf, (size_t)r, name_off);
+		size_t kept = without_runtime_entries(buf, (size_t)r, name_off, what);
 		if (kept == (size_t)r)
 			break;
 		if (kept) {

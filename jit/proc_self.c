@@ -8,6 +8,7 @@
 
 #include "app_copy.h"
 #include "config.h"
+#include "helper_tids.h"
 #include "jit_app.h"
 #include "proc_maps.h"
 #include "rt_alloc.h"
@@ -152,7 +153,8 @@ static void set_status_mask(struct status_text *s, const char *name, uint64_t ma
 }
 
 /* The status file the app asked for (path), with the app's signal mask, ignored and caught
- * signals (the kernel's are the runtime's), and the calling thread's seccomp mode and its
+ * signals (the kernel's are the runtime's), its threads without the runtime's helpers, and
+ * the calling thread's seccomp mode and its
  * filters counted (seccomp.h): the kernel's lines describe the runtime, which installs none
  * (a filter the runtime itself runs under is counted too, as the app inherits it). */
 static long status_file(const struct jit_thread *t, const char *app_path, int flags)
@@ -169,6 +171,9 @@ static long status_file(const struct jit_thread *t, const char *app_path, int fl
 		rt_close((int)fd);
 		uint64_t ignored, caught;
 		signals_app_dispositions(t, &ignored, &caught);
+		long helpers = helper_tids_live();
+		if (helpers)
+			set_status_number(&s, "\nThreads:", -helpers, true);
 		set_status_mask(&s, "\nSigBlk:", jit_thread_sigmask(t));
 		set_status_mask(&s, "\nSigIgn:", ignored);
 		set_status_mask(&s, "\nSigCgt:", caught);
@@ -185,9 +190,49 @@ static long status_file(const struct jit_thread *t, const char *app_path, int fl
 	return r;
 }
 
+/* The stat file the app asked for (path), its thread count (field 20) without the
+ * runtime's `helpers` threads. */
+static long stat_file(const char *app_path, int flags, long helpers)
+{
+	char path[64], text[1024];
+	if (!app_copy_string(path, (uint64_t)app_path, sizeof path))
+		return -EFAULT;
+	long fd = rt_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd;
+	long n = rt_read((int)fd, text, sizeof text - 1);
+	rt_close((int)fd);
+	if (n <= 0)
+		return n < 0 ? n : -EIO;
+	text[n] = '\0';
+	/* (fields from the 3rd on follow the last ')': the name may hold spaces and parens) */
+	char *field = NULL;
+	for (char *p = text; *p; p++)
+		if (*p == ')')
+			field = p + 1;
+	for (int i = 3; field && i < 20; i++)
+		field = *field ? strchr(field + 1, ' ') : NULL;
+	if (!field)
+		return proc_self_memory_file("stat", text, (size_t)n, flags);
+	char *end = strchr(field + 1, ' ');
+	long threads = 0;
+	for (char *d = field + 1; d < end && *d >= '0' && *d <= '9'; d++)
+		threads = threads * 10 + (*d - '0');
+	char edited[1024];
+	int len = rt_format(edited, sizeof edited, "%.*s %ld%s", (int)(field - text), text,
+			    threads - helpers, end ? end : "");
+	return proc_self_memory_file("stat", edited, len > 0 ? (size_t)len : 0, flags);
+}
+
 bool proc_self_open(const struct jit_thread *t, int dirfd, const char *path, int flags, int mode,
 		    long *result)
 {
+	long helpers = helper_tids_live();
+	if ((flags & O_ACCMODE) == O_RDONLY && helpers &&
+	    names_own_proc_entry(dirfd, path, "stat")) {
+		*result = stat_file(path, flags, helpers);
+		return true;
+	}
 	if ((flags & O_ACCMODE) == O_RDONLY && names_own_proc_entry(dirfd, path, "status")) {
 		*result = status_file(t, path, flags);
 		return true;

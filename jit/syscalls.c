@@ -23,6 +23,7 @@
 #include "exec_env.h"
 #include "forked_code.h"
 #include "fragment.h"
+#include "helper_tids.h"
 #include "messages.h"
 #include "park.h"
 #include "perf_map.h"
@@ -220,6 +221,7 @@ static void forked_child(struct jit_thread *self, bool keep_waiting)
 	if (keep_waiting)
 		park_freeze_waiting(self);
 	threads_after_fork(self);
+	helper_tids_forget();
 	runtime_lock_adopt();
 	perf_map_after_fork();
 	persist_after_fork();
