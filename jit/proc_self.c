@@ -308,8 +308,3 @@ int proc_self_tracer(void)
 {
 	return (int)kernel_status_number("\nTracerPid:");
 }
-
-long proc_self_thread_count(void)
-{
-	return kernel_status_number("\nThreads:");
-}

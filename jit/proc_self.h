@@ -19,8 +19,6 @@ bool proc_self_fd_path(const char *path, long *fd);
 
 /* The pid of the process that ptraces this one (/proc/self/status TracerPid), 0: none. */
 int proc_self_tracer(void);
-/* The threads the kernel counts in this process (the runtime's own among them). */
-long proc_self_thread_count(void);
 
 /* openat of this process's cmdline, auxv, exe, or (read-only) maps or smaps, or status
  * when thread t has seccomp filters or strict mode: fills *result (fd or -errno), true. */

@@ -630,14 +630,14 @@ static void explain_single_thread_needed(long nr, const long a[6])
 	bool user_ns = nr == SYS_unshare ? (a[0] & CLONE_NEWUSER) != 0
 		       : nr == SYS_setns ? !a[1] || (a[1] & CLONE_NEWUSER)
 					 : false;
-	long kernel_threads = proc_self_thread_count();
-	if (said || !user_ns || kernel_threads <= (long)threads_live())
+	long helpers = helper_tids_live();
+	if (said || !user_ns || !helpers)
 		return;
 	said = true;
 	jit_message("warning: %s of a user namespace failed (EINVAL): it needs a process of one "
 		    "thread, and the runtime runs %ld of its own in this one (a recording's "
 		    "writer); without recording (-log 0) the call succeeds",
-		    nr == SYS_unshare ? "unshare" : "setns", kernel_threads - (long)threads_live());
+		    nr == SYS_unshare ? "unshare" : "setns", helpers);
 }
 
 static long dispatch(struct jit_thread *t, long nr, const long a[6])
