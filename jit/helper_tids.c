@@ -15,6 +15,14 @@ void helper_tids_note_self(void)
 		__atomic_store_n(&tids[slot], (int)rt_gettid(), __ATOMIC_RELEASE);
 }
 
+void helper_tids_forget_self(void)
+{
+	long tid = rt_gettid();
+	for (int i = 0; i < MAX_HELPERS; i++)
+		__atomic_compare_exchange_n(&tids[i], &(int){(int)tid}, 0, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+}
+
 void helper_tids_forget(void)
 {
 	__atomic_store_n(&count, 0, __ATOMIC_RELEASE);

@@ -6,8 +6,10 @@
 
 #include <stdbool.h>
 
-/* From the helper thread itself, as it starts. */
+/* From the helper thread itself, as it starts and as it ends (a later thread of the app may
+ * get its id). */
 void helper_tids_note_self(void);
+void helper_tids_forget_self(void);
 /* In a forked child: it has none of its parent's helpers. */
 void helper_tids_forget(void);
 bool helper_tids_has(long tid);

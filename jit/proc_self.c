@@ -227,9 +227,13 @@ static long stat_file(const char *app_path, int flags, long helpers)
 bool proc_self_open(const struct jit_thread *t, int dirfd, const char *path, int flags, int mode,
 		    long *result)
 {
-	long helpers = helper_tids_live();
-	if ((flags & O_ACCMODE) == O_RDONLY && helpers &&
-	    names_own_proc_entry(dirfd, path, "stat")) {
+	/* (only a name under /proc can be one of them: every other open leaves here) */
+	char head[64];
+	if (!app_copy_string(head, (uint64_t)path, sizeof head) || !rt_starts_with(head, "/proc/"))
+		return false;
+	long helpers;
+	if ((flags & O_ACCMODE) == O_RDONLY && names_own_proc_entry(dirfd, path, "stat") &&
+	    (helpers = helper_tids_live())) {
 		*result = stat_file(path, flags, helpers);
 		return true;
 	}

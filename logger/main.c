@@ -14,6 +14,7 @@
 #include "knobs.h"
 #include "progress_text.h"
 #include "recorder.h"
+#include "trace_output.h"
 #include "writer_thread.h"
 
 extern char **environ;
@@ -82,15 +83,10 @@ static const char *process_report(const char *file)
 {
 	if (!file)
 		return NULL; /* (stderr) */
-	size_t n = strlen(file);
-	bool compressed = n > 3 && (!strcmp(file + n - 3, ".gz") || !strcmp(file + n - 3, ".xz"));
-	size_t stem = compressed ? n - 3 : n;
-	char *name = malloc(n + 32);
-	if (!name)
-		return file;
-	snprintf(name, n + 32, "%.*s.pid%d%s", (int)stem, file, (int)getpid(),
-		 compressed ? file + stem : "");
-	return name;
+	char tag[32];
+	snprintf(tag, sizeof tag, ".pid%d", (int)getpid());
+	char *name = trace_output_tagged_path(file, tag);
+	return name ? name : file;
 }
 
 static void process_reports(struct analysis_knobs *a)

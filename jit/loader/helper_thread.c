@@ -13,13 +13,15 @@ struct helper_start {
 	void *arg;
 };
 
-/* The helper notes itself among the runtime's threads, then does its work. */
+/* The helper is among the runtime's threads while it does its work. */
 static void *helper_main(void *arg)
 {
 	struct helper_start start = *(struct helper_start *)arg;
 	free(arg);
 	helper_tids_note_self();
-	return start.fn(start.arg);
+	void *result = start.fn(start.arg);
+	helper_tids_forget_self();
+	return result;
 }
 
 int jit_helper_thread_start(void *(*fn)(void *arg), void *arg)

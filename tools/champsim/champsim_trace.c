@@ -59,13 +59,10 @@ static void finish(void *arg)
 
 char *champsim_thread_path(const char *path, uint32_t tid, size_t ntids)
 {
-	char *s = NULL;
-	size_t n = strlen(path);
-	bool compressed = n > 3 && (!strcmp(path + n - 3, ".xz") || !strcmp(path + n - 3, ".gz"));
-	size_t stem = compressed ? n - 3 : n;
-	int r = ntids == 1 ? asprintf(&s, "%s", path)
-			   : asprintf(&s, "%.*s.tid%u%s", (int)stem, path, tid, path + stem);
-	return r < 0 ? NULL : s;
+	char tag[16] = "";
+	if (ntids > 1)
+		snprintf(tag, sizeof tag, ".tid%u", tid);
+	return trace_output_tagged_path(path, tag);
 }
 
 int champsim_trace_start(const char *path, const uint32_t *tids, size_t ntids, int level, char *err,

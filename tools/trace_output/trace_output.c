@@ -202,3 +202,12 @@ uint64_t trace_output_bytes_out(const struct trace_output *o)
 {
 	return o->out;
 }
+
+char *trace_output_tagged_path(const char *path, const char *tag)
+{
+	size_t n = strlen(path);
+	bool compressed = n > 3 && (!strcmp(path + n - 3, ".xz") || !strcmp(path + n - 3, ".gz"));
+	size_t stem = compressed ? n - 3 : n;
+	char *s = NULL;
+	return asprintf(&s, "%.*s%s%s", (int)stem, path, tag, path + stem) < 0 ? NULL : s;
+}

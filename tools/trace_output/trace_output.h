@@ -28,6 +28,10 @@ void trace_output_must_write(struct trace_output *o, const void *data, size_t le
  * with the reason in err (nothing is named then). Frees o. */
 int trace_output_close(struct trace_output *o, char *err, size_t errlen);
 
+/* path with `tag` (".tid1", ".pid42") before its compressing ending, if any (trace.xz:
+ * trace.tid1.xz), malloc'd; NULL when out of memory. */
+char *trace_output_tagged_path(const char *path, const char *tag);
+
 /* Bytes given to trace_output_write, and bytes written to the file so far. */
 uint64_t trace_output_bytes_in(const struct trace_output *o);
 uint64_t trace_output_bytes_out(const struct trace_output *o);
